@@ -1,0 +1,136 @@
+//! The exact reference engine: the definition itself. G(n) is the mex of the values of every
+//! option of a heap of n, found by marking all of them in a stamped set. O(n^2); it is the
+//! oracle that every faster engine is tested against, and it computes the first heaps that the
+//! sparse-space discovery looks at.
+
+use crate::code::Rules;
+
+/// A value would not fit in 16 bits (no octal game known gets near this).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("G({heap}) exceeds 65535: values wider than 16 bits are not supported")]
+pub struct ValueOverflow {
+    pub heap: usize,
+}
+
+/// A set of small integers that is emptied in O(1): an entry is in the set when its stamp is the
+/// current one. Used for mex computations over option values.
+pub struct Marks {
+    stamps: Vec<u32>,
+    stamp: u32,
+}
+
+impl Default for Marks {
+    fn default() -> Self {
+        Marks {
+            stamps: vec![0; 1 << 16],
+            stamp: 0,
+        }
+    }
+}
+
+impl Marks {
+    /// Empties the set.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.stamps.fill(0);
+            self.stamp = 1;
+        }
+    }
+
+    #[inline]
+    pub fn insert(&mut self, v: u16) {
+        // `stamps` has 2^16 entries, so every u16 is in range.
+        self.stamps[v as usize] = self.stamp;
+    }
+
+    #[inline]
+    pub fn contains(&self, v: u16) -> bool {
+        self.stamps[v as usize] == self.stamp
+    }
+
+    /// The least value not in the set, or `None` when all 2^16 are.
+    pub fn mex(&self) -> Option<u16> {
+        self.stamps
+            .iter()
+            .position(|&s| s != self.stamp)
+            .map(|v| v as u16)
+    }
+}
+
+/// Marks the value of every option of a heap of `n` (given `g[0..n]`), then returns the mex.
+pub fn value_of(rules: &Rules, g: &[u16], n: usize, marks: &mut Marks) -> Result<u16, ValueOverflow> {
+    marks.clear();
+    for &i in &rules.whole {
+        if n == i {
+            marks.insert(0);
+        }
+    }
+    for &i in &rules.single {
+        if n > i {
+            marks.insert(g[n - i]);
+        }
+    }
+    for &i in &rules.breaking {
+        if n >= i + 2 {
+            let h = n - i;
+            for a in 1..=h / 2 {
+                marks.insert(g[a] ^ g[h - a]);
+            }
+        }
+    }
+    marks.mex().ok_or(ValueOverflow { heap: n })
+}
+
+/// Extends `g` with exact values until it holds heaps `0..n`.
+pub fn extend(rules: &Rules, g: &mut Vec<u16>, n: usize) -> Result<(), ValueOverflow> {
+    let mut marks = Marks::default();
+    g.reserve(n.saturating_sub(g.len()));
+    while g.len() < n {
+        let v = value_of(rules, g, g.len(), &mut marks)?;
+        g.push(v);
+    }
+    Ok(())
+}
+
+/// The exact values of heaps `0..n`.
+pub fn values(rules: &Rules, n: usize) -> Result<Vec<u16>, ValueOverflow> {
+    let mut g = Vec::new();
+    extend(rules, &mut g, n)?;
+    Ok(g)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::code::Code;
+
+    fn g(code: &str, n: usize) -> Vec<u16> {
+        values(&code.parse::<Code>().unwrap().rules(), n).unwrap()
+    }
+
+    #[test]
+    fn nim_like_and_trivial_games() {
+        // .3: take one token, always leaving one heap or none: values alternate.
+        assert_eq!(g(".3", 6), vec![0, 1, 0, 1, 0, 1]);
+        // 0.0 has no move at all.
+        assert_eq!(g("0.0", 5), vec![0; 5]);
+        // .333: take 1-3 tokens: n mod 4.
+        assert_eq!(g(".333", 9), vec![0, 1, 2, 3, 0, 1, 2, 3, 0]);
+        // 4.0: split a heap into two nonempty heaps.
+        assert_eq!(g("4.0", 6), vec![0, 0, 1, 0, 1, 0]);
+    }
+
+    #[test]
+    fn marks_mex() {
+        let mut m = Marks::default();
+        m.clear();
+        for v in [0, 1, 3] {
+            m.insert(v);
+        }
+        assert_eq!(m.mex(), Some(2));
+        m.clear();
+        assert_eq!(m.mex(), Some(0));
+    }
+}

@@ -1,0 +1,16 @@
+//! `octal-core`: the model of octal games that every other crate of the workspace shares.
+//!
+//! It parses codes ([`code`]), holds the exact reference engine ([`exact`]) and the classic
+//! rare-value algorithm ([`classic`]), discovers sparse spaces and keeps rare tables
+//! ([`sparse`]), compresses values ([`codec`]) and fingerprints value sequences ([`fnv`]).
+//! It has no heavy dependencies: the proc macro, the CUDA generator and the solver build on it.
+
+pub mod classic;
+pub mod code;
+pub mod codec;
+pub mod exact;
+pub mod fnv;
+pub mod sparse;
+
+pub use code::{Code, ParseCodeError, Rules};
+pub use sparse::{RareTable, SparseKind, SparseSpace};

@@ -1,0 +1,246 @@
+//! Sparse spaces and rare tables.
+//!
+//! Range type: for a mask m, a value v is rare iff popcount(v & m) is even. Domain type (games
+//! with exactly one breaking digit, at index k): heap n is sparse iff
+//! popcount(G(n) & m) mod 2 == (n - k) mod 2. Both obey the same xor rules, so one engine serves
+//! both; only the class of a value at heap n depends on the parity of n for the domain type.
+//! Discovery picks the kind and mask that make the sparse heaps die out in the values it is
+//! given; it is never told the answer.
+
+use crate::code::Rules;
+use std::fmt;
+
+/// The two kinds of sparse space.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SparseKind {
+    /// Rare iff popcount(v & m) is even.
+    Range,
+    /// Heap n is sparse iff popcount(G(n) & m) mod 2 == (n - k) mod 2; `k` is the index of the
+    /// game's only breaking digit.
+    Domain { k: usize },
+}
+
+/// A sparse space: its kind and mask.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SparseSpace {
+    pub kind: SparseKind,
+    pub mask: u16,
+}
+
+impl SparseSpace {
+    /// The parity of popcount(v & m) that makes a value sparse (rare) at heap n.
+    #[inline]
+    pub fn rare_parity(&self, n: usize) -> u32 {
+        match self.kind {
+            SparseKind::Range => 0,
+            SparseKind::Domain { k } => ((n ^ k) & 1) as u32,
+        }
+    }
+
+    /// Whether value `v` at heap `n` is in the sparse (rare) class.
+    #[inline]
+    pub fn is_rare(&self, n: usize, v: u16) -> bool {
+        (v & self.mask).count_ones() & 1 == self.rare_parity(n)
+    }
+
+    /// "range" or "domain".
+    pub fn kind_name(&self) -> &'static str {
+        match self.kind {
+            SparseKind::Range => "range",
+            SparseKind::Domain { .. } => "domain",
+        }
+    }
+}
+
+impl fmt::Display for SparseSpace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} type, mask {:#x}", self.kind_name(), self.mask)
+    }
+}
+
+/// The rare heaps of a game with their values, sorted by heap: what the speculative engines
+/// assume to be the complete list of rare heaps.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RareTable {
+    entries: Vec<(usize, u16)>,
+}
+
+impl RareTable {
+    /// The rare heaps among `g` under `space`.
+    pub fn from_values(space: &SparseSpace, g: &[u16]) -> RareTable {
+        RareTable {
+            entries: g
+                .iter()
+                .enumerate()
+                .filter(|&(n, &v)| space.is_rare(n, v))
+                .map(|(n, &v)| (n, v))
+                .collect(),
+        }
+    }
+
+    /// A table from (heap, value) pairs in any order; a later pair for the same heap wins.
+    pub fn from_entries(mut entries: Vec<(usize, u16)>) -> RareTable {
+        entries.reverse();
+        entries.sort_by_key(|e| e.0);
+        entries.dedup_by_key(|e| e.0);
+        RareTable { entries }
+    }
+
+    pub fn entries(&self) -> &[(usize, u16)] {
+        &self.entries
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The largest rare heap, 0 for an empty table.
+    pub fn last_heap(&self) -> usize {
+        self.entries.last().map_or(0, |e| e.0)
+    }
+
+    /// The value the table records for heap `n`, if `n` is rare.
+    pub fn get(&self, n: usize) -> Option<u16> {
+        self.entries
+            .binary_search_by_key(&n, |e| e.0)
+            .ok()
+            .map(|i| self.entries[i].1)
+    }
+
+    /// Records heap `n` as rare with value `v`, or, with `None`, as not rare.
+    pub fn set(&mut self, n: usize, v: Option<u16>) {
+        match (self.entries.binary_search_by_key(&n, |e| e.0), v) {
+            (Ok(i), Some(v)) => self.entries[i].1 = v,
+            (Ok(i), None) => {
+                self.entries.remove(i);
+            }
+            (Err(i), Some(v)) => self.entries.insert(i, (n, v)),
+            (Err(_), None) => {}
+        }
+    }
+
+    /// The entries with heap below `n`.
+    pub fn truncated(&self, n: usize) -> RareTable {
+        RareTable {
+            entries: self.entries.iter().copied().filter(|e| e.0 < n).collect(),
+        }
+    }
+
+    /// A stable FNV-1a 64-bit fingerprint of the space and the entries, for caches and headers.
+    pub fn fingerprint(&self, space: &SparseSpace) -> u64 {
+        let mut h = crate::fnv::Fnv1a64::new();
+        h.write(space.kind_name().as_bytes());
+        if let SparseKind::Domain { k } = space.kind {
+            h.write(&(k as u64).to_le_bytes());
+        }
+        h.write(&space.mask.to_le_bytes());
+        for &(n, v) in &self.entries {
+            h.write(&(n as u64).to_le_bytes());
+            h.write(&v.to_le_bytes());
+        }
+        h.finish()
+    }
+}
+
+/// Counts of sparse heaps for one candidate space, used to rank the candidates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Score {
+    later: usize,
+    total: usize,
+    mask: u16,
+}
+
+/// The most mask bits discovery tries (2^14 masks).
+const MAX_MASK_BITS: u32 = 14;
+
+/// Finds the sparse space of a game from its first values `g` (exact values of heaps 0..g.len()).
+///
+/// Every mask below the largest value's top bit is tried, of the range type and, for a game with
+/// exactly one breaking digit, of the domain type. The winner has the fewest sparse heaps in the
+/// later half of `g`, then the fewest overall, then the smaller mask (range before domain on a
+/// full tie). `None` when even the winner leaves more than 1/16 of the later half sparse: then
+/// no mask makes the sparse heaps rare.
+pub fn discover(rules: &Rules, g: &[u16]) -> Option<SparseSpace> {
+    let max = g.iter().copied().max().unwrap_or(0);
+    if g.len() < 64 || max == 0 {
+        return None;
+    }
+    let bits = 16 - max.leading_zeros();
+    if bits > MAX_MASK_BITS {
+        return None;
+    }
+    let half = g.len() / 2;
+    // Histograms of values by heap parity, overall and in the later half.
+    let size = 1usize << bits;
+    let mut hist = vec![[0usize; 4]; size]; // [parity][later?] flattened as 2*parity + later
+    for (n, &v) in g.iter().enumerate() {
+        let slot = 2 * (n & 1) + usize::from(n >= half);
+        hist[v as usize][slot] += 1;
+    }
+    let present: Vec<(u16, [usize; 4])> = hist
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| h.iter().any(|&c| c > 0))
+        .map(|(v, h)| (v as u16, *h))
+        .collect();
+    let domain_k = (rules.breaking.len() == 1).then(|| rules.breaking[0]);
+    let mut best: Option<(Score, SparseSpace)> = None;
+    for mask in 1..(1u32 << bits) {
+        let mask = mask as u16;
+        let mut kinds = vec![SparseKind::Range];
+        kinds.extend(domain_k.map(|k| SparseKind::Domain { k }));
+        for kind in kinds {
+            let space = SparseSpace { kind, mask };
+            let (mut later, mut total) = (0, 0);
+            for &(v, h) in &present {
+                for parity in 0..2 {
+                    // heaps of this parity have value v this many times
+                    if space.is_rare(parity, v) {
+                        total += h[2 * parity] + h[2 * parity + 1];
+                        later += h[2 * parity + 1];
+                    }
+                }
+            }
+            let score = Score { later, total, mask };
+            if best.as_ref().is_none_or(|(b, _)| score < *b) {
+                best = Some((score, space));
+            }
+        }
+    }
+    let (score, space) = best?;
+    (score.later * 16 <= g.len() - half).then_some(space)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classes_follow_the_xor_rules() {
+        let r = SparseSpace { kind: SparseKind::Range, mask: 0x1ee };
+        assert!(r.is_rare(5, 0));
+        assert!(!r.is_rare(5, 2));
+        let d = SparseSpace { kind: SparseKind::Domain { k: 3 }, mask: 1 };
+        // heap 3: (n - k) even, so even-popcount values are sparse
+        assert!(d.is_rare(3, 0) && !d.is_rare(3, 1));
+        assert!(!d.is_rare(4, 0) && d.is_rare(4, 1));
+    }
+
+    #[test]
+    fn table_edits_and_fingerprint() {
+        let s = SparseSpace { kind: SparseKind::Range, mask: 3 };
+        let mut t = RareTable::from_entries(vec![(5, 3), (1, 0), (5, 0)]);
+        assert_eq!(t.entries(), &[(1, 0), (5, 0)]);
+        let f = t.fingerprint(&s);
+        t.set(9, Some(6));
+        assert_eq!(t.get(9), Some(6));
+        assert_ne!(t.fingerprint(&s), f);
+        t.set(9, None);
+        assert_eq!(t.fingerprint(&s), f);
+        assert_eq!(t.last_heap(), 5);
+    }
+}

@@ -1,0 +1,33 @@
+//! Discovery finds the published sparse spaces from exact values alone.
+
+use octal_core::{classic::Classic, exact, sparse, Code, RareTable, SparseKind};
+
+fn discover(code: &str, n: usize) -> (octal_core::SparseSpace, RareTable) {
+    let rules = code.parse::<Code>().unwrap().rules();
+    let mut g = exact::values(&rules, 1 << 15).unwrap();
+    let space = sparse::discover(&rules, &g).expect("a sparse space");
+    Classic::new(&rules, space, &g).extend(&mut g, n).unwrap();
+    (space, RareTable::from_values(&space, &g))
+}
+
+#[test]
+fn officers() {
+    let (space, table) = discover(".6", 50_000);
+    assert_eq!((space.kind, space.mask), (SparseKind::Range, 0x1ee));
+    assert_eq!(table.len(), 1584);
+    assert_eq!(*table.entries().last().unwrap(), (20627, 277));
+}
+
+#[test]
+fn dot16() {
+    let (space, table) = discover(".16", 40_000);
+    assert_eq!((space.kind, space.mask), (SparseKind::Range, 0x1e));
+    assert_eq!((table.len(), table.last_heap()), (53, 13935));
+}
+
+#[test]
+fn dot127_is_domain_type() {
+    let (space, table) = discover(".127", 60_000);
+    assert_eq!((space.kind, space.mask), (SparseKind::Domain { k: 3 }, 1));
+    assert_eq!((table.len(), table.last_heap()), (693, 27106));
+}
