@@ -1,1 +1,317 @@
+//! End-to-end tests of the `octal` binary against published results (tests/data, copied from
+//! OEIS, Flammenkamp and tczajka) and against itself (engines, output contract, bad input).
 
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn octal(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_octal"))
+        .args(args)
+        .output()
+        .expect("the octal binary runs")
+}
+
+/// Runs `octal solve ... --json` and returns the JSON object (asserting success).
+fn solve_json(args: &[&str]) -> Value {
+    let mut all = vec!["solve"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    let out = octal(&all);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("stdout is one JSON object")
+}
+
+fn data(name: &str) -> Vec<Vec<String>> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/data")
+        .join(name);
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .skip(1) // the header
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("octal-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// Values from a b-file written by `--values`.
+fn read_bfile(path: &Path) -> Vec<u16> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            let (n, v) = l.split_once(' ').expect("n G(n)");
+            assert_eq!(n.parse::<usize>().unwrap(), i);
+            v.parse().unwrap()
+        })
+        .collect()
+}
+
+fn fnv1a64(values: &[u16]) -> String {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for v in values {
+        for b in v.to_le_bytes() {
+            h = (h ^ u64::from(b)).wrapping_mul(0x100000001b3);
+        }
+    }
+    format!("{h:016x}")
+}
+
+#[test]
+fn oeis_sequences() {
+    for row in data("oeis-sequences.tsv") {
+        let (a, code, first) = (&row[0], &row[1], row[2].parse::<usize>().unwrap());
+        let terms: Vec<u16> = row[3]
+            .split(',')
+            .map(|t| t.trim().parse().unwrap())
+            .collect();
+        let n = (first + terms.len()).to_string();
+        for engine in ["auto", "exact"] {
+            let file = tmp(&format!("{a}-{engine}.txt"));
+            let j = solve_json(&[
+                code,
+                "-n",
+                &n,
+                "--engine",
+                engine,
+                "--values",
+                file.to_str().unwrap(),
+            ]);
+            let values = read_bfile(&file);
+            assert_eq!(
+                &values[first..],
+                &terms[..],
+                "{a} ({code}) with --engine {engine}"
+            );
+            assert_eq!(j["fnv1a64"], fnv1a64(&values), "{a}: fnv1a64 of the b-file");
+        }
+    }
+}
+
+/// Sparse spaces, rare counts and last rare heaps as published.
+#[test]
+fn published_sparse_spaces() {
+    let mut cases: Vec<(String, String, String, u64, u64, String)> = Vec::new();
+    for r in data("sparse-spaces.tsv") {
+        cases.push((
+            r[0].clone(),
+            r[1].clone(),
+            r[2].clone(),
+            r[3].parse().unwrap(),
+            r[4].parse().unwrap(),
+            r[5].clone(),
+        ));
+    }
+    for r in data("known-periods.tsv") {
+        if r.len() > 7 && !r[5].is_empty() {
+            let last: u64 = r[7].parse().unwrap();
+            cases.push((
+                r[0].clone(),
+                "range".into(),
+                r[5].clone(),
+                r[6].parse().unwrap(),
+                last,
+                "2^15".into(),
+            ));
+        }
+    }
+    for (code, kind, mask, count, last, n) in cases {
+        let j = solve_json(&[&code, "-n", &n]);
+        let s = &j["sparse"];
+        assert_eq!(s["kind"], kind.as_str(), "{code}");
+        assert_eq!(s["mask"], mask.as_str(), "{code}");
+        assert_eq!(s["rare_count"], count, "{code}");
+        assert_eq!(s["last_rare"], last, "{code}");
+        assert_eq!(j["verified"], true);
+    }
+}
+
+/// .04 (open) at 2^17 against Flammenkamp's invariants in unsolved.tsv.
+#[test]
+fn dot04_at_2_17_as_flammenkamp() {
+    let row = data("unsolved.tsv")
+        .into_iter()
+        .find(|r| r[0] == "0.04")
+        .unwrap();
+    let j = solve_json(&["0.04", "-n", "2^17"]);
+    assert_eq!(j["max_value"], row[1].parse::<u64>().unwrap());
+    assert_eq!(j["max_value_at"], 109363); // "largest 1024 first at 109363" (source column)
+    assert!(row[5].contains("first at 109363"));
+    assert_eq!(j["sparse"]["mask"], row[2].as_str());
+    assert_eq!(j["sparse"]["rare_count"], row[3].parse::<u64>().unwrap());
+    assert_eq!(j["sparse"]["last_rare"], row[4].parse::<u64>().unwrap());
+}
+
+/// Officers' largest value below 2^21 is 319, first at heap 1274955 (Grossman 2019).
+#[test]
+fn officers_to_2_21() {
+    let row = data("unsolved.tsv")
+        .into_iter()
+        .find(|r| r[0] == "0.6")
+        .unwrap();
+    assert!(row[5].contains("first at heap 1274955"));
+    let j = solve_json(&[".6", "-n", "2^21"]);
+    assert_eq!(j["max_value"], row[1].parse::<u64>().unwrap());
+    assert_eq!(j["max_value_at"], 1274955);
+    assert_eq!(j["engine"], "generic");
+    assert_eq!(j["sparse"]["rare_count"], 1584);
+}
+
+#[test]
+fn engines_agree_on_officers() {
+    let fnv =
+        |engine: &str| solve_json(&[".6", "-n", "60000", "--engine", engine])["fnv1a64"].clone();
+    let exact = fnv("exact");
+    assert_eq!(fnv("generic"), exact);
+    assert_eq!(fnv("auto"), exact);
+    let one = solve_json(&[".6", "-n", "60000", "--threads", "1"]);
+    assert_eq!(one["fnv1a64"], exact);
+    assert_eq!(one["threads"], 1);
+}
+
+#[test]
+fn json_contract() {
+    let j = solve_json(&[".6", "-n", "1e4"]);
+    for field in [
+        "code",
+        "n",
+        "engine",
+        "fnv1a64",
+        "max_value",
+        "max_value_at",
+        "p_positions",
+        "last_p_position",
+        "sparse",
+        "period",
+        "seconds",
+        "values_per_second",
+        "verified",
+    ] {
+        assert!(j.get(field).is_some(), "missing field {field}");
+    }
+    assert_eq!(j["code"], "0.6");
+    assert_eq!(j["n"], 10000);
+    assert!(j["period"].is_null());
+    let fnv = j["fnv1a64"].as_str().unwrap();
+    assert!(
+        fnv.len() == 16
+            && fnv
+                .bytes()
+                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+    );
+}
+
+#[test]
+fn speculate_only_is_labelled() {
+    let j = solve_json(&[".6", "-n", "50000", "--speculate-only"]);
+    assert_eq!(j["verified"], false);
+    let out = octal(&["solve", ".6", "-n", "50000", "--speculate-only"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("UNVERIFIED"));
+    let verified = solve_json(&[".6", "-n", "50000"]);
+    assert_eq!(verified["verified"], true);
+    assert_eq!(
+        j["fnv1a64"], verified["fnv1a64"],
+        "Officers has no new rare value here"
+    );
+}
+
+#[test]
+fn canonical_codes() {
+    for (given, canon) in [
+        (".6", "0.6"),
+        ("0.6", "0.6"),
+        ("0.60", "0.6"),
+        ("4.07", "4.07"),
+        ("4.", "4.0"),
+        ("4.0", "4.0"),
+    ] {
+        assert_eq!(solve_json(&[given, "-n", "100"])["code"], canon, "{given}");
+    }
+    let zero = solve_json(&["0.0", "-n", "50"]);
+    assert_eq!(zero["max_value"], 0);
+    assert_eq!(zero["p_positions"], 50);
+}
+
+#[test]
+fn bad_input_is_one_line_and_status_2() {
+    let long = format!(".{}", "1".repeat(33));
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["solve", ""],
+        vec!["solve", ".8"],
+        vec!["solve", ".6f"],
+        vec!["solve", "1.6"],
+        vec!["solve", "6"],
+        vec!["solve", "0.6.6"],
+        vec!["solve", ". 6"],
+        vec!["solve", &long],
+        vec!["solve", ".6", "-n", "0"],
+        vec!["solve", ".6", "-n", "-3"],
+        vec!["solve", ".6", "-n", "1.5"],
+        vec!["solve", ".6", "-n", "ten"],
+        vec!["solve", ".6", "-n", "1e30"],
+        vec!["solve", ".6", "-n", "1e14"],
+        vec!["solve", ".6", "--threads", "0"],
+        vec!["solve", ".6", "--engine", "warp"],
+        vec!["solve", ".07", "--engine", "generic", "-n", "100"],
+        vec!["solve", ".07", "--engine", "exact", "-n", "1e8"],
+    ];
+    for args in cases {
+        let out = octal(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("octal: "), "{args:?}: {err}");
+    }
+    let hex = octal(&["solve", ".8"]);
+    assert!(String::from_utf8_lossy(&hex.stderr).contains("hexadecimal games are not octal games"));
+    let huge = octal(&["solve", ".6", "-n", "1e14"]);
+    assert!(String::from_utf8_lossy(&huge.stderr).contains("GB of memory"));
+}
+
+#[test]
+fn unwritable_output_is_status_1() {
+    let out = octal(&[
+        "solve",
+        ".6",
+        "-n",
+        "100",
+        "--values",
+        "/nonexistent-dir/values.txt",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("/nonexistent-dir/values.txt"));
+}
+
+#[test]
+fn human_summary() {
+    let out = octal(&["solve", ".6", "-n", "30000"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for needle in [
+        "0.6",
+        "verified",
+        "largest value",
+        "P-positions",
+        "range type, mask 0x1ee",
+        "1584 rare values",
+        "G(20627) = 277",
+        "values/s",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?} in\n{text}");
+    }
+}

@@ -202,8 +202,14 @@ mod tests {
     #[test]
     fn rules_of_officers_and_dawson() {
         let r = ".6".parse::<Code>().unwrap().rules();
-        assert_eq!((r.t, r.whole, r.single, r.breaking), (1, vec![], vec![1], vec![1]));
+        assert_eq!(
+            (r.t, r.whole, r.single, r.breaking),
+            (1, vec![], vec![1], vec![1])
+        );
         let r = "4.07".parse::<Code>().unwrap().rules();
-        assert_eq!((r.t, r.whole, r.single, r.breaking), (2, vec![2], vec![2], vec![0, 2]));
+        assert_eq!(
+            (r.t, r.whole, r.single, r.breaking),
+            (2, vec![2], vec![2], vec![0, 2])
+        );
     }
 }

@@ -6,7 +6,7 @@
 use crate::code::Rules;
 
 /// A value would not fit in 16 bits (no octal game known gets near this).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("G({heap}) exceeds 65535: values wider than 16 bits are not supported")]
 pub struct ValueOverflow {
     pub heap: usize,
@@ -15,14 +15,15 @@ pub struct ValueOverflow {
 /// A set of small integers that is emptied in O(1): an entry is in the set when its stamp is the
 /// current one. Used for mex computations over option values.
 pub struct Marks {
-    stamps: Vec<u32>,
+    stamps: Box<[u32; 1 << 16]>,
     stamp: u32,
 }
 
 impl Default for Marks {
     fn default() -> Self {
+        let stamps: Box<[u32]> = vec![0; 1 << 16].into_boxed_slice();
         Marks {
-            stamps: vec![0; 1 << 16],
+            stamps: stamps.try_into().expect("2^16 stamps"),
             stamp: 0,
         }
     }
@@ -41,7 +42,7 @@ impl Marks {
 
     #[inline]
     pub fn insert(&mut self, v: u16) {
-        // `stamps` has 2^16 entries, so every u16 is in range.
+        // `stamps` has 2^16 entries: every u16 is in range, and the check compiles away.
         self.stamps[v as usize] = self.stamp;
     }
 
@@ -59,8 +60,22 @@ impl Marks {
     }
 }
 
+thread_local! {
+    static THREAD_MARKS: std::cell::RefCell<Marks> = std::cell::RefCell::new(Marks::default());
+}
+
+/// Runs `f` with this thread's own `Marks` (allocated once per thread, not per use).
+pub fn with_marks<T>(f: impl FnOnce(&mut Marks) -> T) -> T {
+    THREAD_MARKS.with(|m| f(&mut m.borrow_mut()))
+}
+
 /// Marks the value of every option of a heap of `n` (given `g[0..n]`), then returns the mex.
-pub fn value_of(rules: &Rules, g: &[u16], n: usize, marks: &mut Marks) -> Result<u16, ValueOverflow> {
+pub fn value_of(
+    rules: &Rules,
+    g: &[u16],
+    n: usize,
+    marks: &mut Marks,
+) -> Result<u16, ValueOverflow> {
     marks.clear();
     for &i in &rules.whole {
         if n == i {

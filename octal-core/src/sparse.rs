@@ -123,10 +123,16 @@ impl RareTable {
         }
     }
 
-    /// The entries with heap below `n`.
-    pub fn truncated(&self, n: usize) -> RareTable {
+    /// The entries whose value is in the sparse class of their heap (an entry that is not can
+    /// only be a mistake).
+    pub fn sparse_only(&self, space: &SparseSpace) -> RareTable {
         RareTable {
-            entries: self.entries.iter().copied().filter(|e| e.0 < n).collect(),
+            entries: self
+                .entries
+                .iter()
+                .copied()
+                .filter(|&(n, v)| space.is_rare(n, v))
+                .collect(),
         }
     }
 
@@ -157,14 +163,14 @@ struct Score {
 /// The most mask bits discovery tries (2^14 masks).
 const MAX_MASK_BITS: u32 = 14;
 
-/// Finds the sparse space of a game from its first values `g` (exact values of heaps 0..g.len()).
+/// The best candidate sparse space for the values `g`, with the fraction of the later half of
+/// `g` that it leaves sparse.
 ///
 /// Every mask below the largest value's top bit is tried, of the range type and, for a game with
 /// exactly one breaking digit, of the domain type. The winner has the fewest sparse heaps in the
 /// later half of `g`, then the fewest overall, then the smaller mask (range before domain on a
-/// full tie). `None` when even the winner leaves more than 1/16 of the later half sparse: then
-/// no mask makes the sparse heaps rare.
-pub fn discover(rules: &Rules, g: &[u16]) -> Option<SparseSpace> {
+/// full tie).
+pub fn best_space(rules: &Rules, g: &[u16]) -> Option<(SparseSpace, f64)> {
     let max = g.iter().copied().max().unwrap_or(0);
     if g.len() < 64 || max == 0 {
         return None;
@@ -212,7 +218,19 @@ pub fn discover(rules: &Rules, g: &[u16]) -> Option<SparseSpace> {
         }
     }
     let (score, space) = best?;
-    (score.later * 16 <= g.len() - half).then_some(space)
+    Some((space, score.later as f64 / (g.len() - half) as f64))
+}
+
+/// The sparse fraction of the later half above which no mask is said to make heaps rare.
+pub const NONE_ABOVE: f64 = 0.25;
+
+/// Finds the sparse space of a game from its first values `g` (exact values of heaps
+/// 0..g.len()): the [`best_space`], or `None` when even that leaves more than a quarter of the
+/// later half sparse (no mask makes the sparse heaps rare).
+pub fn discover(rules: &Rules, g: &[u16]) -> Option<SparseSpace> {
+    best_space(rules, g)
+        .filter(|&(_, fraction)| fraction <= NONE_ABOVE)
+        .map(|(space, _)| space)
 }
 
 #[cfg(test)]
@@ -221,10 +239,16 @@ mod tests {
 
     #[test]
     fn classes_follow_the_xor_rules() {
-        let r = SparseSpace { kind: SparseKind::Range, mask: 0x1ee };
+        let r = SparseSpace {
+            kind: SparseKind::Range,
+            mask: 0x1ee,
+        };
         assert!(r.is_rare(5, 0));
         assert!(!r.is_rare(5, 2));
-        let d = SparseSpace { kind: SparseKind::Domain { k: 3 }, mask: 1 };
+        let d = SparseSpace {
+            kind: SparseKind::Domain { k: 3 },
+            mask: 1,
+        };
         // heap 3: (n - k) even, so even-popcount values are sparse
         assert!(d.is_rare(3, 0) && !d.is_rare(3, 1));
         assert!(!d.is_rare(4, 0) && d.is_rare(4, 1));
@@ -232,7 +256,10 @@ mod tests {
 
     #[test]
     fn table_edits_and_fingerprint() {
-        let s = SparseSpace { kind: SparseKind::Range, mask: 3 };
+        let s = SparseSpace {
+            kind: SparseKind::Range,
+            mask: 3,
+        };
         let mut t = RareTable::from_entries(vec![(5, 3), (1, 0), (5, 0)]);
         assert_eq!(t.entries(), &[(1, 0), (5, 0)]);
         let f = t.fingerprint(&s);

@@ -1,0 +1,219 @@
+//! The command line in two steps, as ripgrep does it: clap parses raw flags, then `validate`
+//! turns them into a checked run configuration (or a one-line input error).
+
+use crate::solve::{EngineChoice, Request};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use octal_core::Code;
+use std::path::PathBuf;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "octal",
+    version,
+    about = "Sprague-Grundy values of octal games, verified and fast"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Compute verified Grundy values of an octal game and summarise them.
+    Solve(SolveArgs),
+    /// Measure the engines against the classic rare-value algorithm in one run.
+    Bench(BenchArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EngineArg {
+    Auto,
+    Exact,
+    Generic,
+}
+
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// The octal code, such as .6 (Officers), 0.137 or 4.07.
+    pub code: String,
+    /// Heaps to compute (0 .. N-1): a whole number such as 1000000, 1e9 or 2^22.
+    #[arg(short = 'n', default_value = "1e6", allow_hyphen_values = true)]
+    pub n: String,
+    /// The engine: auto picks the fastest that suits the game.
+    #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
+    pub engine: EngineArg,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Skip verification: the values are candidates and every output says UNVERIFIED.
+    #[arg(long)]
+    pub speculate_only: bool,
+    /// Print one JSON object on stdout instead of the human summary.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the values as an OEIS b-file (lines "n G(n)").
+    #[arg(long, value_name = "FILE")]
+    pub values: Option<PathBuf>,
+    /// Heaps computed exactly for sparse-space discovery.
+    #[arg(long, default_value = "2^15", value_name = "N")]
+    pub discover: String,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// The octal code to measure.
+    #[arg(default_value = ".6")]
+    pub code: String,
+    /// Largest number of heaps; the bench also runs at 2^18, 2^20, ... up to it.
+    #[arg(short = 'n', default_value = "2^22")]
+    pub n: String,
+    /// Worker threads for the parallel engine (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Also write the results as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+}
+
+/// Bad input: one line for the user, exit status 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct InputError(pub String);
+
+/// A validated `solve`.
+#[derive(Debug, Clone)]
+pub struct SolveConfig {
+    pub request: Request,
+    pub threads: usize,
+    pub json: bool,
+    pub values: Option<PathBuf>,
+}
+
+/// Parses a code, with the error said as input error.
+pub fn parse_code(s: &str) -> Result<Code, InputError> {
+    s.parse::<Code>()
+        .map_err(|e| InputError(format!("invalid code '{s}': {e}")))
+}
+
+/// Parses a count of heaps: `1000000`, `1_000_000`, `1e9`, `2.5e6`, `2^22`. Positive and whole.
+pub fn parse_count(flag: &str, s: &str) -> Result<usize, InputError> {
+    let bad = || {
+        InputError(format!(
+            "{flag} {s}: not a positive whole number (write e.g. 1000000, 1e9 or 2^22)"
+        ))
+    };
+    let t = s.replace('_', "");
+    let value: u128 = if let Some((base, exp)) = t.split_once('^') {
+        let base: u128 = base.parse().map_err(|_| bad())?;
+        let exp: u32 = exp.parse().map_err(|_| bad())?;
+        base.checked_pow(exp).ok_or_else(bad)?
+    } else {
+        let (mantissa, exp) = match t.split_once(['e', 'E']) {
+            Some((m, e)) => (m, e.parse::<i32>().map_err(|_| bad())?),
+            None => (t.as_str(), 0),
+        };
+        let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        let digits = format!("{int}{frac}");
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        let scale = exp - frac.len() as i32;
+        let mut v: u128 = digits.parse().map_err(|_| bad())?;
+        if scale >= 0 {
+            v = 10u128
+                .checked_pow(scale as u32)
+                .and_then(|p| v.checked_mul(p))
+                .ok_or_else(bad)?;
+        } else {
+            let p = 10u128.checked_pow((-scale) as u32).ok_or_else(bad)?;
+            if !v.is_multiple_of(p) {
+                return Err(bad());
+            }
+            v /= p;
+        }
+        v
+    };
+    if value == 0 {
+        return Err(bad());
+    }
+    usize::try_from(value).map_err(|_| bad())
+}
+
+/// Bytes a run of `n` heaps holds in memory (the values, two bytes each).
+pub fn memory_needed(n: usize) -> u128 {
+    2 * n as u128
+}
+
+/// Memory available to this process, from /proc/meminfo (None where it cannot be read).
+pub fn memory_available() -> Option<u128> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u128 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Checks that `n` heaps fit in memory, leaving a fifth of it free.
+pub fn check_memory(flag: &str, n: usize) -> Result<(), InputError> {
+    let need = memory_needed(n);
+    match memory_available() {
+        Some(avail) if need > avail / 5 * 4 => Err(InputError(format!(
+            "{flag} {n}: the values alone need {:.1} GB of memory (2 bytes a heap) and {:.1} GB is available",
+            need as f64 / 1e9,
+            avail as f64 / 1e9
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Turns the raw flags of `solve` into a configuration.
+pub fn validate_solve(a: &SolveArgs) -> Result<SolveConfig, InputError> {
+    let code = parse_code(&a.code)?;
+    let n = parse_count("-n", &a.n)?;
+    check_memory("-n", n)?;
+    let threads = validate_threads(a.threads)?;
+    let mut request = Request::new(code, n);
+    request.engine = match a.engine {
+        EngineArg::Auto => EngineChoice::Auto,
+        EngineArg::Exact => EngineChoice::Exact,
+        EngineArg::Generic => EngineChoice::Generic,
+    };
+    request.verify = !a.speculate_only;
+    request.discovery_heaps = parse_count("--discover", &a.discover)?;
+    Ok(SolveConfig {
+        request,
+        threads,
+        json: a.json,
+        values: a.values.clone(),
+    })
+}
+
+/// The thread count: given, or all cores; zero and absurd counts are input errors.
+pub fn validate_threads(t: Option<usize>) -> Result<usize, InputError> {
+    match t {
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        Some(t) if (1..=4096).contains(&t) => Ok(t),
+        Some(t) => Err(InputError(format!(
+            "--threads {t}: give a number from 1 to 4096"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_count;
+
+    #[test]
+    fn counts() {
+        let ok = |s: &str| parse_count("-n", s).unwrap();
+        assert_eq!(ok("1000000"), 1_000_000);
+        assert_eq!(ok("1_000"), 1000);
+        assert_eq!(ok("1e9"), 1_000_000_000);
+        assert_eq!(ok("2.5e6"), 2_500_000);
+        assert_eq!(ok("2^22"), 1 << 22);
+        for bad in [
+            "0", "-5", "1.5", "abc", "", "1e", "1e-3", "2^99", "1e40", "0x10", "1.5e0",
+        ] {
+            assert!(parse_count("-n", bad).is_err(), "{bad}");
+        }
+    }
+}

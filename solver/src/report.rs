@@ -1,0 +1,104 @@
+//! What a finished run prints: the human summary in the style of the literature, the JSON object
+//! (a contract: users' scripts read these field names), and the OEIS b-file.
+
+use crate::solve::Solution;
+use crate::summary::Summary;
+use octal_core::Code;
+use serde_json::{json, Value};
+use std::io::{self, Write};
+
+/// A finished run with the facts around it.
+pub struct Report<'a> {
+    pub code: &'a Code,
+    pub solution: &'a Solution,
+    pub summary: Summary,
+    pub threads: usize,
+    pub seconds: f64,
+    /// Heaps whose candidate the verifier corrected (new rare values and the like).
+    pub corrections: usize,
+}
+
+impl Report<'_> {
+    fn rate(&self) -> f64 {
+        self.summary.n as f64 / self.seconds.max(1e-9)
+    }
+
+    /// The JSON object of `octal solve --json`.
+    pub fn json(&self) -> Value {
+        let s = &self.summary;
+        let sparse = match (&self.solution.space, s.rare) {
+            (Some(space), Some((count, last, last_value))) => json!({
+                "kind": space.kind_name(),
+                "mask": format!("{:#x}", space.mask),
+                "rare_count": count,
+                "last_rare": last,
+                "last_rare_value": last_value,
+            }),
+            _ => json!({"kind": "none", "mask": null, "rare_count": null, "last_rare": null}),
+        };
+        json!({
+            "code": self.code.to_string(),
+            "n": s.n,
+            "engine": self.solution.engine.name(),
+            "verified": self.solution.verified,
+            "fnv1a64": format!("{:016x}", s.fnv1a64),
+            "max_value": s.max_value,
+            "max_value_at": s.max_value_at,
+            "p_positions": s.p_positions,
+            "last_p_position": s.last_p_position,
+            "sparse": sparse,
+            "period": null,
+            "threads": self.threads,
+            "table_corrections": self.corrections,
+            "seconds": self.seconds,
+            "values_per_second": self.rate(),
+        })
+    }
+
+    /// The human summary.
+    pub fn human(&self) -> String {
+        let s = &self.summary;
+        let status = if self.solution.verified {
+            "verified"
+        } else {
+            "UNVERIFIED (--speculate-only)"
+        };
+        let mut out = format!(
+            "octal game {}: G(0) .. G({}) ({} values, {status})\n",
+            self.code,
+            s.n - 1,
+            s.n
+        );
+        out += &format!(
+            "  largest value   {} (first at n = {})\n",
+            s.max_value, s.max_value_at
+        );
+        out += &format!(
+            "  P-positions     {} (the last at n = {})\n",
+            s.p_positions, s.last_p_position
+        );
+        out += &match (&self.solution.space, s.rare) {
+            (Some(space), Some((count, last, v))) => format!(
+                "  sparse space    {space}: {count} rare values, the last G({last}) = {v}\n"
+            ),
+            _ => "  sparse space    none found\n".to_string(),
+        };
+        out += &format!("  fnv1a64         {:016x}\n", s.fnv1a64);
+        out += &format!(
+            "  engine          {}, {} threads, {:.3} s, {:.0} values/s\n",
+            self.solution.engine.name(),
+            self.threads,
+            self.seconds,
+            self.rate()
+        );
+        out
+    }
+}
+
+/// Writes values as an OEIS b-file: one line "n G(n)" per heap.
+pub fn write_bfile(mut w: impl Write, values: &[u16]) -> io::Result<()> {
+    for (n, v) in values.iter().enumerate() {
+        writeln!(w, "{n} {v}")?;
+    }
+    w.flush()
+}

@@ -1,0 +1,335 @@
+//! One run: discovery, the choice of engine, and the speculate-verify loop.
+//!
+//! The first heaps are computed exactly and handed to discovery. A game with a sparse space then
+//! runs on the speculative engine, seeded with the rare table of those heaps, block by block:
+//! each block is speculated, then verified in parallel. A failed heap gets its true value, the
+//! table is corrected (a new rare value, usually), the engine is rebuilt and work resumes right
+//! after that heap with a small block that grows again. Games without a sparse space run on the
+//! exact engine.
+
+use crate::spec::{CodeOverflow, Speculator};
+use crate::verify::{Refuted, Verifier};
+use octal_core::classic::Classic;
+use octal_core::exact::{self, ValueOverflow};
+use octal_core::{sparse, Code, RareTable, Rules, SparseSpace};
+
+/// Heaps computed exactly for discovery, however few the run asks for, so that the sparse space
+/// a short run reports does not depend on its length.
+pub const DISCOVERY_HEAPS: usize = 1 << 15;
+
+/// The most heaps discovery grows to (doubling from [`DISCOVERY_HEAPS`]) while the best mask
+/// still leaves more than [`SETTLED`] of the later half sparse, and the run needs the heaps.
+pub const DISCOVERY_MAX: usize = 1 << 17;
+
+/// A sparse fraction of the later half at which discovery stops growing.
+pub const SETTLED: f64 = 1.0 / 32.0;
+
+/// The most heaps the O(n^2) exact engine is allowed to compute.
+pub const EXACT_MAX: usize = 1 << 21;
+
+/// Blocks start small after a correction (little is wasted if another follows) and double.
+const MIN_BLOCK: usize = 1 << 6;
+const MAX_BLOCK: usize = 1 << 17;
+
+/// The engine a run asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EngineChoice {
+    /// The fastest engine that suits the game.
+    Auto,
+    /// The reference engine for every heap.
+    Exact,
+    /// The table-driven speculative engine with the verifier, from heap 0.
+    Generic,
+}
+
+/// The engine that computed a run's values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    Exact,
+    Generic,
+}
+
+impl Engine {
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Exact => "exact",
+            Engine::Generic => "generic",
+        }
+    }
+}
+
+/// What a run is asked to do.
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub code: Code,
+    /// Heaps to compute: 0..n.
+    pub n: usize,
+    pub engine: EngineChoice,
+    /// False for `--speculate-only`: candidates are returned unverified.
+    pub verify: bool,
+    /// Heaps computed exactly for discovery at first.
+    pub discovery_heaps: usize,
+    /// The most heaps discovery may grow to.
+    pub discovery_max: usize,
+}
+
+impl Request {
+    pub fn new(code: Code, n: usize) -> Request {
+        Request {
+            code,
+            n,
+            engine: EngineChoice::Auto,
+            verify: true,
+            discovery_heaps: DISCOVERY_HEAPS,
+            discovery_max: DISCOVERY_MAX,
+        }
+    }
+}
+
+/// Things a run reports while it works (the binary prints them on stderr).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notice {
+    /// Verification found a heap the table had wrong; the table was corrected and the engine
+    /// rebuilt, and the run recomputes from the next heap.
+    TableCorrected {
+        heap: usize,
+        value: u16,
+        rare: bool,
+        table_len: usize,
+    },
+    /// A common value needed more bits: the engine was rebuilt with wider codes.
+    Widened { bits: u32 },
+}
+
+/// The result of a run.
+#[derive(Debug, Clone)]
+pub struct Solution {
+    pub values: Vec<u16>,
+    pub space: Option<SparseSpace>,
+    pub engine: Engine,
+    pub verified: bool,
+    /// The rare table the speculative engine ended with.
+    pub table: Option<RareTable>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    #[error(transparent)]
+    Overflow(#[from] ValueOverflow),
+    #[error(
+        "{0} has no sparse space, so the generic engine cannot run it (use --engine exact or auto)"
+    )]
+    NoSparseSpace(Code),
+    #[error("the exact engine is O(n^2) and is limited to {EXACT_MAX} heaps ({n} asked for)")]
+    ExactTooLarge { n: usize },
+}
+
+/// Computes the values of heaps `0..req.n`. Parallel parts run on the current rayon pool.
+pub fn solve(req: &Request, notify: &mut dyn FnMut(Notice)) -> Result<Solution, SolveError> {
+    let rules = req.code.rules();
+    let (mut g, space) = discover(&rules, req)?;
+    g.truncate(req.n);
+    let engine = match (req.engine, space) {
+        (EngineChoice::Exact, _) | (EngineChoice::Auto, None) => Engine::Exact,
+        (EngineChoice::Generic, None) => return Err(SolveError::NoSparseSpace(req.code.clone())),
+        (_, Some(_)) => Engine::Generic,
+    };
+    let (space, engine) = match (space, engine) {
+        (Some(space), Engine::Generic) => (space, engine),
+        _ => {
+            if req.n > EXACT_MAX {
+                return Err(SolveError::ExactTooLarge { n: req.n });
+            }
+            exact::extend(&rules, &mut g, req.n)?;
+            return Ok(Solution {
+                values: g,
+                space,
+                engine: Engine::Exact,
+                verified: true,
+                table: None,
+            });
+        }
+    };
+    let seed = RareTable::from_values(&space, &g);
+    let bits = value_bits(g.iter().copied().max().unwrap_or(0));
+    if req.engine == EngineChoice::Generic {
+        // The values above were for discovery only: this engine computes every heap itself.
+        g.clear();
+    }
+    let table = speculate_verify(&rules, space, seed, bits, &mut g, req.n, req.verify, notify)?;
+    Ok(Solution {
+        values: g,
+        space: Some(space),
+        engine,
+        verified: req.verify,
+        table: Some(table),
+    })
+}
+
+/// Extends `g` (proved values) to `n` heaps with the speculative engine, seeded with `table` and
+/// codes for values below 2^bits, and the verifier (unless `verify` is off). Correct for any
+/// sparse space and any seed table: a poor mask or a wrong table costs only speed. Returns the
+/// table the engine ended with.
+#[allow(clippy::too_many_arguments)]
+pub fn speculate_verify(
+    rules: &Rules,
+    space: SparseSpace,
+    table: RareTable,
+    bits: u32,
+    g: &mut Vec<u16>,
+    n: usize,
+    verify: bool,
+    notify: &mut dyn FnMut(Notice),
+) -> Result<RareTable, SolveError> {
+    let mut run = Run::new(rules, space, table, bits.max(value_bits(0)));
+    run.extend(g, n, verify, notify)?;
+    Ok(run.spec.table().clone())
+}
+
+/// Exact values of the first heaps and the sparse space they show. Discovery starts with
+/// `discovery_heaps` and doubles, while the space is not settled, up to the heaps the run needs
+/// (at most `discovery_max`); the classic algorithm, exact for any mask, does the extending.
+fn discover(
+    rules: &Rules,
+    req: &Request,
+) -> Result<(Vec<u16>, Option<SparseSpace>), ValueOverflow> {
+    let mut g = exact::values(rules, req.discovery_heaps)?;
+    let limit = req.n.min(req.discovery_max);
+    loop {
+        let best = sparse::best_space(rules, &g);
+        match best {
+            Some((space, fraction)) if fraction > SETTLED && g.len() < limit => {
+                let next = (2 * g.len()).min(limit);
+                Classic::new(rules, space, &g).extend(&mut g, next)?;
+            }
+            _ => return Ok((g, best.filter(|b| b.1 <= sparse::NONE_ABOVE).map(|b| b.0))),
+        }
+    }
+}
+
+/// Value bits the codes start with: those of the largest value seen, and at least the nine that
+/// one-byte codes hold. A larger value later widens the codes (see `Notice::Widened`).
+fn value_bits(max: u16) -> u32 {
+    (16 - max.leading_zeros()).max(9)
+}
+
+/// The speculative engine at either code width.
+enum AnySpeculator {
+    Narrow(Speculator<u8>),
+    Wide(Speculator<u16>),
+}
+
+impl AnySpeculator {
+    fn new(rules: &Rules, space: SparseSpace, table: RareTable, bits: u32) -> Self {
+        if bits <= 9 {
+            AnySpeculator::Narrow(Speculator::new(rules, space, table, bits))
+        } else {
+            AnySpeculator::Wide(Speculator::new(rules, space, table, bits))
+        }
+    }
+
+    fn speculate(&mut self, prior: &[u16], out: &mut [u16]) -> Result<(), CodeOverflow> {
+        match self {
+            AnySpeculator::Narrow(s) => s.speculate(prior, out),
+            AnySpeculator::Wide(s) => s.speculate(prior, out),
+        }
+    }
+
+    fn table(&self) -> &RareTable {
+        match self {
+            AnySpeculator::Narrow(s) => s.table(),
+            AnySpeculator::Wide(s) => s.table(),
+        }
+    }
+}
+
+/// The speculate-verify loop for one game.
+struct Run<'a> {
+    rules: &'a Rules,
+    space: SparseSpace,
+    bits: u32,
+    spec: AnySpeculator,
+    verifier: Verifier,
+}
+
+impl<'a> Run<'a> {
+    fn new(rules: &'a Rules, space: SparseSpace, table: RareTable, bits: u32) -> Self {
+        Run {
+            rules,
+            space,
+            bits,
+            spec: AnySpeculator::new(rules, space, table, bits),
+            verifier: Verifier::new(rules, space),
+        }
+    }
+
+    fn rebuild(&mut self, table: RareTable) {
+        self.spec = AnySpeculator::new(self.rules, self.space, table, self.bits);
+    }
+
+    /// Extends `g` (values already proved, or candidates when `verify` is off) to `n` heaps.
+    /// Each round verifies the block speculated last round while the next block is speculated
+    /// on another thread.
+    fn extend(
+        &mut self,
+        g: &mut Vec<u16>,
+        n: usize,
+        verify: bool,
+        notify: &mut dyn FnMut(Notice),
+    ) -> Result<(), SolveError> {
+        g.reserve(n.saturating_sub(g.len()));
+        let mut verified = g.len();
+        let mut block = MIN_BLOCK;
+        while verified < n {
+            let spec_from = g.len();
+            g.resize((spec_from + block).min(n), 0);
+            let (head, tail) = g.split_at_mut(spec_from);
+            let (verifier, spec) = (&self.verifier, &mut self.spec);
+            let (checked, speculated) = if verify {
+                rayon::join(
+                    || verifier.verify(head, verified..spec_from),
+                    || spec.speculate(head, tail),
+                )
+            } else {
+                (Ok(()), spec.speculate(head, tail))
+            };
+            match checked {
+                Ok(()) => verified = spec_from,
+                Err(Refuted::Overflow(o)) => return Err(o.into()),
+                Err(Refuted::Wrong(f)) => {
+                    g.truncate(f.heap);
+                    g.push(f.value);
+                    verified = g.len();
+                    let rare = self.space.is_rare(f.heap, f.value);
+                    let mut table = self.spec.table().clone();
+                    table.set(f.heap, rare.then_some(f.value));
+                    self.bits = self.bits.max(value_bits(f.value));
+                    notify(Notice::TableCorrected {
+                        heap: f.heap,
+                        value: f.value,
+                        rare,
+                        table_len: table.len(),
+                    });
+                    self.rebuild(table);
+                    block = MIN_BLOCK;
+                    continue;
+                }
+            }
+            if let Err(CodeOverflow { .. }) = speculated {
+                g.truncate(spec_from);
+                if self.bits >= 16 {
+                    return Err(ValueOverflow { heap: spec_from }.into());
+                }
+                self.bits += 1;
+                self.rebuild(self.spec.table().clone());
+                notify(Notice::Widened { bits: self.bits });
+                continue;
+            }
+            if !verify {
+                verified = g.len();
+            }
+            block = (block * 2).min(MAX_BLOCK);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,288 @@
+//! The speculative engine: candidate values from the rare table alone.
+//!
+//! It assumes the table lists every rare heap. A heap the table lists gets the table's value;
+//! any other heap gets the least common value that is not the value of a common option (a single
+//! heap, or a rare heap beside a common one). Near the start (while the options of a heap can
+//! reach rare heaps on both sides) a careful loop works on full values and checks classes; past
+//! that, the hot loop works on a window of compressed codes (one byte per value when the common
+//! values fit) with one load, one xor and one store per rare entry. The verifier proves every
+//! candidate; this module never decides what is reported.
+
+use octal_core::codec::Codec;
+use octal_core::exact::{self, Marks};
+use octal_core::{RareTable, Rules, SparseSpace};
+use std::ops::BitXor;
+
+/// A code word of the window: `u8` or `u16`.
+pub trait Word: Copy + Default + Send + Sync + 'static + BitXor<Output = Self> {
+    /// The most codes the word can hold.
+    const CODES: usize;
+    fn from_code(c: u16) -> Self;
+    fn index(self) -> usize;
+}
+
+impl Word for u8 {
+    const CODES: usize = 1 << 8;
+    #[inline]
+    fn from_code(c: u16) -> Self {
+        c as u8
+    }
+    #[inline]
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl Word for u16 {
+    const CODES: usize = 1 << 16;
+    #[inline]
+    fn from_code(c: u16) -> Self {
+        c
+    }
+    #[inline]
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// The code space ran out: a common value needs more bits than the engine was built for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CodeOverflow {
+    pub heap: usize,
+}
+
+/// Window codes kept beyond the reach before the window is compacted.
+const WINDOW_SLACK: usize = 1 << 16;
+
+/// The speculative engine for one sparse space, rare table and code width.
+pub struct Speculator<W: Word> {
+    rules: Rules,
+    space: SparseSpace,
+    codec: Codec,
+    table: RareTable,
+    /// The first heap whose options reach at most one rare heap: the hot loop starts here.
+    hot_from: usize,
+    /// One entry per breaking digit and rare heap, nearest first: the distance back from n in
+    /// the high 48 bits, the code of the rare value in the low 16 (one load per entry).
+    entries: Vec<u64>,
+    /// Distances back of single-heap options that stay common at n.
+    singles: Vec<usize>,
+    /// The farthest distance back the hot loop reads.
+    reach: usize,
+    /// Stamped set of codes (length a power of two, at least the code space).
+    seen: Vec<u8>,
+    stamp: u8,
+    /// Number of codes in use: values below 2 * codes.
+    codes: usize,
+    window: Vec<W>,
+    /// Heap of `window[0]`; the window holds heaps `window_heap .. window_heap + window.len()`.
+    window_heap: usize,
+}
+
+impl<W: Word> Speculator<W> {
+    /// An engine for `table`, with codes for values below `2^value_bits`. Entries of `table`
+    /// whose value is not sparse at their heap are dropped: the engine predicts only rare values,
+    /// and the verifier checks each prediction against the full mex.
+    pub fn new(rules: &Rules, space: SparseSpace, table: RareTable, value_bits: u32) -> Self {
+        let table = table.sparse_only(&space);
+        let codec = Codec::new(space);
+        let codes = Codec::code_space(value_bits).min(W::CODES);
+        let mut entries = Vec::new();
+        for &i in &rules.breaking {
+            for &(a, r) in table.entries() {
+                if a >= 1 {
+                    entries.push((i + a, codec.encode(r)));
+                }
+            }
+        }
+        entries.sort_by_key(|e| e.0);
+        let singles: Vec<usize> = rules
+            .single
+            .iter()
+            .copied()
+            .filter(|&i| space.rare_parity(0) == space.rare_parity(i))
+            .collect();
+        let a_max = table.last_heap();
+        let reach = entries
+            .last()
+            .map_or(0, |e: &(usize, u16)| e.0)
+            .max(singles.last().copied().unwrap_or(0))
+            .max(1);
+        Speculator {
+            rules: rules.clone(),
+            space,
+            codec,
+            hot_from: 2 * a_max + rules.t + 1,
+            table,
+            entries: entries
+                .iter()
+                .map(|&(off, code)| ((off as u64) << 16) | u64::from(code))
+                .collect(),
+            singles,
+            reach,
+            seen: vec![0; codes.max(256)],
+            stamp: 0,
+            codes,
+            window: Vec::new(),
+            window_heap: 0,
+        }
+    }
+
+    pub fn table(&self) -> &RareTable {
+        &self.table
+    }
+
+    /// Candidate values for heaps `prior.len()..prior.len() + out.len()` into `out`, given the
+    /// values `prior` of the heaps before them.
+    pub fn speculate(&mut self, prior: &[u16], out: &mut [u16]) -> Result<(), CodeOverflow> {
+        let from = prior.len();
+        let end = from + out.len();
+        let careful_end = end.min(self.hot_from).max(from);
+        for n in from..careful_end {
+            out[n - from] = self.careful(prior, &out[..n - from], n)?;
+        }
+        if careful_end < end {
+            self.hot(prior, out, careful_end)?;
+        }
+        Ok(())
+    }
+
+    /// One candidate on full values, checking every class: for heaps near the rare ones.
+    /// `prior` and `done` hold the values of heaps `0..n` between them.
+    fn careful(&mut self, prior: &[u16], done: &[u16], n: usize) -> Result<u16, CodeOverflow> {
+        if let Some(v) = self.table.get(n) {
+            return Ok(v);
+        }
+        let g = |b: usize| {
+            if b < prior.len() {
+                prior[b]
+            } else {
+                done[b - prior.len()]
+            }
+        };
+        exact::with_marks(|marks| self.careful_mex(marks, &g, n))
+    }
+
+    /// The least common value at heap n that no common option marks.
+    fn careful_mex(
+        &self,
+        marks: &mut Marks,
+        g: &impl Fn(usize) -> u16,
+        n: usize,
+    ) -> Result<u16, CodeOverflow> {
+        let space = self.space;
+        let common = |v: u16| !space.is_rare(n, v);
+        marks.clear();
+        for &i in &self.rules.whole {
+            if n == i && common(0) {
+                marks.insert(0);
+            }
+        }
+        for &i in &self.rules.single {
+            if n > i && common(g(n - i)) {
+                marks.insert(g(n - i));
+            }
+        }
+        for &i in &self.rules.breaking {
+            let Some(h) = n.checked_sub(i) else { continue };
+            for &(a, r) in self.table.entries() {
+                if a >= h {
+                    break;
+                }
+                if a >= 1 && !space.is_rare(h - a, g(h - a)) {
+                    marks.insert(g(h - a) ^ r);
+                }
+            }
+        }
+        (0..=u16::MAX)
+            .find(|&v| common(v) && !marks.contains(v))
+            .filter(|&v| (self.codec.encode(v) as usize) < self.codes)
+            .ok_or(CodeOverflow { heap: n })
+    }
+
+    /// Candidates for heaps `from..` (all past `hot_from`) into the tail of `out`, which starts
+    /// at heap `prior.len()`.
+    fn hot(&mut self, prior: &[u16], out: &mut [u16], from: usize) -> Result<(), CodeOverflow> {
+        let base = prior.len();
+        // Continue the window if it ends at `from`, else rebuild it from the values.
+        if self.window.is_empty() || self.window_heap + self.window.len() != from {
+            let start = from - self.reach;
+            self.window.clear();
+            for b in start..from {
+                let v = if b < base { prior[b] } else { out[b - base] };
+                self.window.push(W::from_code(self.codec.encode(v)));
+            }
+            self.window_heap = start;
+        }
+        let mask = self.seen.len() - 1;
+        for n in from..base + out.len() {
+            if self.window.len() >= self.reach + WINDOW_SLACK {
+                let drop = self.window.len() - self.reach;
+                self.window.drain(..drop);
+                self.window_heap += drop;
+            }
+            self.stamp = self.stamp.wrapping_add(1);
+            if self.stamp == 0 {
+                self.seen.fill(0);
+                self.stamp = 1;
+            }
+            let pos = n - self.window_heap;
+            let (seen, stamp) = (&mut self.seen[..], self.stamp);
+            assert!(pos >= self.reach && pos <= self.window.len());
+            // SAFETY: `pos <= window.len()` and `pos >= reach >= every offset`, so each read
+            // below is inside the window; `x.index() & mask < seen.len()` since
+            // `mask + 1 == seen.len()`.
+            unsafe {
+                let at = self.window.as_ptr().add(pos);
+                for &e in &self.entries {
+                    let x = *at.sub((e >> 16) as usize) ^ W::from_code(e as u16);
+                    *seen.get_unchecked_mut(x.index() & mask) = stamp;
+                }
+                for &off in &self.singles {
+                    let x = *at.sub(off);
+                    *seen.get_unchecked_mut(x.index() & mask) = stamp;
+                }
+            }
+            let c = first_unstamped(&seen[..self.codes], stamp).ok_or(CodeOverflow { heap: n })?;
+            self.window.push(W::from_code(c as u16));
+            out[n - base] = self.codec.decode(n, c as u16, false);
+        }
+        Ok(())
+    }
+}
+
+/// The first index whose stamp is not `stamp`, eight bytes at a time.
+#[inline]
+fn first_unstamped(seen: &[u8], stamp: u8) -> Option<usize> {
+    let splat = u64::from_ne_bytes([stamp; 8]);
+    let mut chunks = seen.chunks_exact(8);
+    for (k, chunk) in chunks.by_ref().enumerate() {
+        let w = u64::from_le_bytes(chunk.try_into().unwrap()) ^ splat;
+        if w != 0 {
+            return Some(8 * k + (w.trailing_zeros() / 8) as usize);
+        }
+    }
+    let done = seen.len() - chunks.remainder().len();
+    chunks
+        .remainder()
+        .iter()
+        .position(|&s| s != stamp)
+        .map(|p| done + p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_unstamped;
+
+    #[test]
+    fn first_unstamped_finds_the_first_gap() {
+        let mut s = vec![7u8; 20];
+        assert_eq!(first_unstamped(&s, 7), None);
+        s[13] = 1;
+        assert_eq!(first_unstamped(&s, 7), Some(13));
+        s[17] = 1;
+        s[2] = 0;
+        assert_eq!(first_unstamped(&s, 7), Some(2));
+        assert_eq!(first_unstamped(&s[14..], 7), Some(3));
+    }
+}

@@ -1,0 +1,92 @@
+//! The speculative engine with the verifier gives exactly the exact engine's values: on Officers,
+//! with a stale table, and on random codes with arbitrary masks and wrong tables.
+
+use octal_core::{exact, Code, RareTable, SparseKind, SparseSpace};
+use proptest::prelude::*;
+use solver::solve::{solve, speculate_verify, Engine, EngineChoice, Notice, Request};
+
+fn officers_exact(n: usize) -> Vec<u16> {
+    exact::values(&".6".parse::<Code>().unwrap().rules(), n).unwrap()
+}
+
+#[test]
+fn officers_generic_matches_exact_to_1e5() {
+    let want = officers_exact(100_000);
+    for engine in [EngineChoice::Generic, EngineChoice::Auto] {
+        let mut req = Request::new(".6".parse().unwrap(), want.len());
+        req.engine = engine;
+        let s = solve(&req, &mut |_| {}).unwrap();
+        assert_eq!(s.engine, Engine::Generic);
+        assert!(s.values == want, "{engine:?} differs from the exact engine");
+    }
+}
+
+#[test]
+fn a_stale_table_costs_speed_not_correctness() {
+    let want = officers_exact(60_000);
+    let space = SparseSpace {
+        kind: SparseKind::Range,
+        mask: 0x1ee,
+    };
+    // A table from a short discovery: it lacks every rare heap from 5000 on.
+    let stale = RareTable::from_values(&space, &want[..5000]);
+    let mut found = Vec::new();
+    let mut g = Vec::new();
+    let rules = ".6".parse::<Code>().unwrap().rules();
+    let table = speculate_verify(
+        &rules,
+        space,
+        stale,
+        9,
+        &mut g,
+        want.len(),
+        true,
+        &mut |n| found.push(n),
+    )
+    .unwrap();
+    assert!(g == want);
+    assert_eq!(table, RareTable::from_values(&space, &want));
+    let missing = table.len() - RareTable::from_values(&space, &want[..5000]).len();
+    assert_eq!(found.len(), missing, "one correction per missing rare heap");
+    assert!(found
+        .iter()
+        .all(|n| matches!(n, Notice::TableCorrected { rare: true, .. })));
+}
+
+/// A code with leading digit 0 or 4 and 1-4 digits 0-7.
+fn code() -> impl Strategy<Value = Code> {
+    (prop::bool::ANY, prop::collection::vec(0u8..8, 1..=4)).prop_map(|(four, mut d)| {
+        d.insert(0, if four { 4 } else { 0 });
+        Code::from_digits(&d)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Any mask, of either kind, and a table that is partly missing and partly wrong.
+    #[test]
+    fn speculate_verify_equals_exact(
+        code in code(),
+        mask in 1u16..32,
+        domain in prop::bool::ANY,
+        known in 0usize..400,
+        bogus in prop::collection::vec((0usize..600, 0u16..40), 0..4),
+    ) {
+        let rules = code.rules();
+        let n = 2000;
+        let want = exact::values(&rules, n).unwrap();
+        let kind = if domain && rules.breaking.len() == 1 {
+            SparseKind::Domain { k: rules.breaking[0] }
+        } else {
+            SparseKind::Range
+        };
+        let space = SparseSpace { kind, mask };
+        let mut entries = RareTable::from_values(&space, &want[..known]).entries().to_vec();
+        entries.extend(bogus);
+        let mut g = Vec::new();
+        speculate_verify(&rules, space, RareTable::from_entries(entries), 9, &mut g, n, true, &mut |_| {})
+            .unwrap();
+        prop_assert!(g == want, "{} with {:?} differs", code, space);
+    }
+}
