@@ -315,3 +315,54 @@ fn human_summary() {
         assert!(text.contains(needle), "missing {needle:?} in\n{text}");
     }
 }
+
+/// Every published period in known-periods.tsv is proved with exactly the published period,
+/// preperiod and last exception (and, where given, the largest value).
+#[test]
+fn known_periods_are_proved() {
+    for r in data("known-periods.tsv") {
+        let code = &r[0];
+        let j = solve_json(&[code, "--check-period"]);
+        let p = &j["period"];
+        assert_eq!(p["proved"], true, "{code}: {j}");
+        assert_eq!(p["period"], r[1].parse::<u64>().unwrap(), "{code}");
+        assert_eq!(p["preperiod"], r[2].parse::<u64>().unwrap(), "{code}");
+        assert_eq!(p["last_exception"], r[3].parse::<i64>().unwrap(), "{code}");
+        assert_eq!(
+            p["checked_to"], j["n"],
+            "{code}: the run stops at the proof"
+        );
+        if !r[4].is_empty() {
+            assert_eq!(j["max_value"], r[4].parse::<u64>().unwrap(), "{code}");
+        }
+    }
+}
+
+#[test]
+fn period_flags() {
+    // Without --check-period a run reports a period only when its values prove one.
+    let short = solve_json(&[".07", "-n", "100"]);
+    assert!(short["period"].is_null());
+    assert_eq!(short["searched_to"], 100);
+    let long = solve_json(&[".07", "-n", "1000"]);
+    assert_eq!(long["period"]["period"], 34);
+    assert_eq!(long["n"], 1000);
+    // Officers: no period in a short search; that is not an error.
+    let officers = solve_json(&[".6", "--check-period", "--max-n", "50000"]);
+    assert!(officers["period"].is_null());
+    assert_eq!(officers["searched_to"], 50000);
+    for bad in [
+        vec!["--max-n", "0"],
+        vec!["--max-n", "many"],
+        vec!["--max-n", "1e14"],
+    ] {
+        let mut args = vec!["solve", ".6", "--check-period"];
+        args.extend(bad);
+        let out = octal(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
+    }
+    let human = octal(&["solve", ".16", "--check-period"]);
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(text.contains("149459, preperiod 105351 (last exception 105350): proved by the Octal Periodicity Theorem"), "{text}");
+}

@@ -36,9 +36,24 @@ pub enum EngineArg {
 pub struct SolveArgs {
     /// The octal code, such as .6 (Officers), 0.137 or 4.07.
     pub code: String,
-    /// Heaps to compute (0 .. N-1): a whole number such as 1000000, 1e9 or 2^22.
-    #[arg(short = 'n', default_value = "1e6", allow_hyphen_values = true)]
-    pub n: String,
+    /// Heaps to compute (0 .. N-1): a whole number such as 1000000, 1e9 or 2^22 [default: 1e6].
+    #[arg(
+        short = 'n',
+        allow_hyphen_values = true,
+        conflicts_with = "check_period"
+    )]
+    pub n: Option<String>,
+    /// Compute until a period is proved by the Octal Periodicity Theorem (or --max-n heaps).
+    #[arg(long)]
+    pub check_period: bool,
+    /// With --check-period: the most heaps to compute [default: 1e9, or what memory holds].
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "check_period",
+        allow_hyphen_values = true
+    )]
+    pub max_n: Option<String>,
     /// The engine: auto picks the fastest that suits the game.
     #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
@@ -165,11 +180,28 @@ pub fn check_memory(flag: &str, n: usize) -> Result<(), InputError> {
     }
 }
 
+/// The default --max-n: 10^9 heaps, or fewer where memory holds fewer.
+fn default_max_n() -> usize {
+    let fits = memory_available().map_or(usize::MAX, |m| (m / 5 * 4 / 2) as usize);
+    1_000_000_000.min(fits)
+}
+
 /// Turns the raw flags of `solve` into a configuration.
 pub fn validate_solve(a: &SolveArgs) -> Result<SolveConfig, InputError> {
     let code = parse_code(&a.code)?;
-    let n = parse_count("-n", &a.n)?;
-    check_memory("-n", n)?;
+    let n = match (&a.max_n, a.check_period) {
+        (Some(max), _) => {
+            let n = parse_count("--max-n", max)?;
+            check_memory("--max-n", n)?;
+            n
+        }
+        (None, true) => default_max_n(),
+        (None, false) => {
+            let n = parse_count("-n", a.n.as_deref().unwrap_or("1e6"))?;
+            check_memory("-n", n)?;
+            n
+        }
+    };
     let threads = validate_threads(a.threads)?;
     let mut request = Request::new(code, n);
     request.engine = match a.engine {
@@ -178,6 +210,7 @@ pub fn validate_solve(a: &SolveArgs) -> Result<SolveConfig, InputError> {
         EngineArg::Generic => EngineChoice::Generic,
     };
     request.verify = !a.speculate_only;
+    request.check_period = a.check_period;
     request.discovery_heaps = parse_count("--discover", &a.discover)?;
     Ok(SolveConfig {
         request,

@@ -6,6 +6,7 @@
 
 pub mod bench;
 pub mod cli;
+pub mod period;
 pub mod report;
 pub mod solve;
 pub mod spec;

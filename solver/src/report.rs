@@ -36,7 +36,7 @@ impl Report<'_> {
             }),
             _ => json!({"kind": "none", "mask": null, "rare_count": null, "last_rare": null}),
         };
-        json!({
+        let mut j = json!({
             "code": self.code.to_string(),
             "n": s.n,
             "engine": self.solution.engine.name(),
@@ -47,12 +47,22 @@ impl Report<'_> {
             "p_positions": s.p_positions,
             "last_p_position": s.last_p_position,
             "sparse": sparse,
-            "period": null,
+            "period": self.solution.period.map(|p| json!({
+                "period": p.period,
+                "preperiod": p.preperiod,
+                "last_exception": p.last_exception(),
+                "proved": true,
+                "checked_to": p.checked_to,
+            })),
             "threads": self.threads,
             "table_corrections": self.corrections,
             "seconds": self.seconds,
             "values_per_second": self.rate(),
-        })
+        });
+        if self.solution.period.is_none() {
+            j["searched_to"] = json!(s.n);
+        }
+        j
     }
 
     /// The human summary.
@@ -82,6 +92,17 @@ impl Report<'_> {
                 "  sparse space    {space}: {count} rare values, the last G({last}) = {v}\n"
             ),
             _ => "  sparse space    none found\n".to_string(),
+        };
+        out += &match self.solution.period {
+            Some(p) => format!(
+                "  period          {}, preperiod {} (last exception {}): proved by the Octal Periodicity Theorem on heaps 0 .. {}\n",
+                p.period,
+                p.preperiod,
+                if p.preperiod == 0 { "none".to_string() } else { p.last_exception().to_string() },
+                p.checked_to - 1
+            ),
+            None if self.solution.verified => format!("  period          none proved in {} heaps\n", s.n),
+            None => "  period          not checked (values unverified)\n".to_string(),
         };
         out += &format!("  fnv1a64         {:016x}\n", s.fnv1a64);
         out += &format!(

@@ -7,6 +7,7 @@
 //! after that heap with a small block that grows again. Games without a sparse space run on the
 //! exact engine.
 
+use crate::period::{Period, PeriodSearch};
 use crate::spec::{CodeOverflow, Speculator};
 use crate::verify::{Refuted, Verifier};
 use octal_core::classic::Classic;
@@ -71,6 +72,8 @@ pub struct Request {
     pub discovery_heaps: usize,
     /// The most heaps discovery may grow to.
     pub discovery_max: usize,
+    /// Stop as soon as a period is proved (`n` is then the most heaps computed).
+    pub check_period: bool,
 }
 
 impl Request {
@@ -82,6 +85,7 @@ impl Request {
             verify: true,
             discovery_heaps: DISCOVERY_HEAPS,
             discovery_max: DISCOVERY_MAX,
+            check_period: false,
         }
     }
 }
@@ -110,6 +114,8 @@ pub struct Solution {
     pub verified: bool,
     /// The rare table the speculative engine ended with.
     pub table: Option<RareTable>,
+    /// The period the values prove, if they prove one.
+    pub period: Option<Period>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -124,52 +130,84 @@ pub enum SolveError {
     ExactTooLarge { n: usize },
 }
 
-/// Computes the values of heaps `0..req.n`. Parallel parts run on the current rayon pool.
+/// Computes the values of heaps `0..req.n` (with `check_period`, up to the proof of a period,
+/// at most `req.n`), and the period they prove, if any. Parallel parts run on the current rayon
+/// pool.
 pub fn solve(req: &Request, notify: &mut dyn FnMut(Notice)) -> Result<Solution, SolveError> {
     let rules = req.code.rules();
     let (mut g, space) = discover(&rules, req)?;
-    g.truncate(req.n);
     let engine = match (req.engine, space) {
         (EngineChoice::Exact, _) | (EngineChoice::Auto, None) => Engine::Exact,
         (EngineChoice::Generic, None) => return Err(SolveError::NoSparseSpace(req.code.clone())),
         (_, Some(_)) => Engine::Generic,
     };
-    let (space, engine) = match (space, engine) {
-        (Some(space), Engine::Generic) => (space, engine),
+    let seed = space.map(|space| RareTable::from_values(&space, &g));
+    let window = seed.as_ref().map_or(0, |t| t.last_heap() + rules.t + 1);
+    let mut search = PeriodSearch::new(rules.t, window.max(SEARCH_WINDOW));
+    // Feeds proved values to the search; true when the run may stop.
+    let mut proved = |g: &[u16]| search.feed(g).is_some() && req.check_period;
+    g.truncate(req.n);
+    let verified = match (space, seed, engine) {
+        (Some(space), Some(seed), Engine::Generic) => {
+            let bits = value_bits(seed.entries().iter().map(|e| e.1).max().unwrap_or(0));
+            if req.engine == EngineChoice::Generic {
+                // The values above were for discovery only: this engine computes every heap.
+                g.clear();
+            }
+            let table = speculate_verify(
+                &rules,
+                space,
+                seed,
+                bits,
+                &mut g,
+                req.n,
+                req.verify,
+                notify,
+                &mut proved,
+            )?;
+            Some(table)
+        }
         _ => {
-            if req.n > EXACT_MAX {
+            let limit = if req.check_period {
+                req.n.min(EXACT_MAX)
+            } else {
+                req.n
+            };
+            if limit > EXACT_MAX {
                 return Err(SolveError::ExactTooLarge { n: req.n });
             }
-            exact::extend(&rules, &mut g, req.n)?;
-            return Ok(Solution {
-                values: g,
-                space,
-                engine: Engine::Exact,
-                verified: true,
-                table: None,
-            });
+            while !proved(&g) && g.len() < limit {
+                let next = (g.len() + EXACT_BLOCK).min(limit);
+                exact::extend(&rules, &mut g, next)?;
+            }
+            None
         }
     };
-    let seed = RareTable::from_values(&space, &g);
-    let bits = value_bits(g.iter().copied().max().unwrap_or(0));
-    if req.engine == EngineChoice::Generic {
-        // The values above were for discovery only: this engine computes every heap itself.
-        g.clear();
+    let period = if req.verify { search.proved() } else { None };
+    if let (Some(p), true) = (period, req.check_period) {
+        g.truncate(p.checked_to);
     }
-    let table = speculate_verify(&rules, space, seed, bits, &mut g, req.n, req.verify, notify)?;
     Ok(Solution {
         values: g,
-        space: Some(space),
+        space,
         engine,
         verified: req.verify,
-        table: Some(table),
+        table: verified,
+        period,
     })
 }
+
+/// Heaps the exact engine computes between two looks at the period search.
+const EXACT_BLOCK: usize = 1 << 12;
+
+/// The least window the period search hashes (for games whose values depend on all heaps).
+const SEARCH_WINDOW: usize = 64;
 
 /// Extends `g` (proved values) to `n` heaps with the speculative engine, seeded with `table` and
 /// codes for values below 2^bits, and the verifier (unless `verify` is off). Correct for any
 /// sparse space and any seed table: a poor mask or a wrong table costs only speed. Returns the
-/// table the engine ended with.
+/// table the engine ended with. `stop` sees the proved values after each block and ends the run
+/// early by returning true (the values then end at the last proved block).
 #[allow(clippy::too_many_arguments)]
 pub fn speculate_verify(
     rules: &Rules,
@@ -180,15 +218,17 @@ pub fn speculate_verify(
     n: usize,
     verify: bool,
     notify: &mut dyn FnMut(Notice),
+    stop: &mut dyn FnMut(&[u16]) -> bool,
 ) -> Result<RareTable, SolveError> {
     let mut run = Run::new(rules, space, table, bits.max(value_bits(0)));
-    run.extend(g, n, verify, notify)?;
+    run.extend(g, n, verify, notify, stop)?;
     Ok(run.spec.table().clone())
 }
 
 /// Exact values of the first heaps and the sparse space they show. Discovery starts with
-/// `discovery_heaps` and doubles, while the space is not settled, up to the heaps the run needs
-/// (at most `discovery_max`); the classic algorithm, exact for any mask, does the extending.
+/// `discovery_heaps` and doubles, while the space is not settled and the values prove no period,
+/// up to the heaps the run needs (at most `discovery_max`); the classic algorithm, exact for any
+/// mask, does the extending.
 fn discover(
     rules: &Rules,
     req: &Request,
@@ -197,8 +237,9 @@ fn discover(
     let limit = req.n.min(req.discovery_max);
     loop {
         let best = sparse::best_space(rules, &g);
+        let periodic = || PeriodSearch::new(rules.t, SEARCH_WINDOW).feed(&g).is_some();
         match best {
-            Some((space, fraction)) if fraction > SETTLED && g.len() < limit => {
+            Some((space, fraction)) if fraction > SETTLED && g.len() < limit && !periodic() => {
                 let next = (2 * g.len()).min(limit);
                 Classic::new(rules, space, &g).extend(&mut g, next)?;
             }
@@ -276,9 +317,13 @@ impl<'a> Run<'a> {
         n: usize,
         verify: bool,
         notify: &mut dyn FnMut(Notice),
+        stop: &mut dyn FnMut(&[u16]) -> bool,
     ) -> Result<(), SolveError> {
         g.reserve(n.saturating_sub(g.len()));
         let mut verified = g.len();
+        if verify && stop(g) {
+            return Ok(());
+        }
         let mut block = MIN_BLOCK;
         while verified < n {
             let spec_from = g.len();
@@ -294,7 +339,13 @@ impl<'a> Run<'a> {
                 (Ok(()), spec.speculate(head, tail))
             };
             match checked {
-                Ok(()) => verified = spec_from,
+                Ok(()) => {
+                    verified = spec_from;
+                    if verify && stop(&g[..verified]) {
+                        g.truncate(verified);
+                        return Ok(());
+                    }
+                }
                 Err(Refuted::Overflow(o)) => return Err(o.into()),
                 Err(Refuted::Wrong(f)) => {
                     g.truncate(f.heap);

@@ -42,6 +42,7 @@ fn a_stale_table_costs_speed_not_correctness() {
         want.len(),
         true,
         &mut |n| found.push(n),
+        &mut |_| false,
     )
     .unwrap();
     assert!(g == want);
@@ -85,8 +86,36 @@ proptest! {
         let mut entries = RareTable::from_values(&space, &want[..known]).entries().to_vec();
         entries.extend(bogus);
         let mut g = Vec::new();
-        speculate_verify(&rules, space, RareTable::from_entries(entries), 9, &mut g, n, true, &mut |_| {})
+        speculate_verify(&rules, space, RareTable::from_entries(entries), 9, &mut g, n, true, &mut |_| {}, &mut |_| false)
             .unwrap();
         prop_assert!(g == want, "{} with {:?} differs", code, space);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Any period reported is confirmed by the exact engine on a longer range: it holds from the
+    /// preperiod on, the heap before the preperiod is an exception, and no smaller period holds.
+    #[test]
+    fn reported_periods_hold_on_a_longer_range(code in code()) {
+        let mut req = Request::new(code.clone(), 3000);
+        req.check_period = true;
+        req.discovery_heaps = 256;
+        req.discovery_max = 1024;
+        let s = solve(&req, &mut |_| {}).unwrap();
+        if let Some(p) = s.period {
+            let (pp, n0) = (p.period, p.preperiod);
+            let end = (3 * p.checked_to).max(p.checked_to + 4 * pp);
+            let g = exact::values(&code.rules(), end).unwrap();
+            prop_assert_eq!(&s.values[..], &g[..s.values.len()]);
+            prop_assert!((n0..end - pp).all(|n| g[n] == g[n + pp]), "{} period {} fails", code, pp);
+            if n0 > 0 {
+                prop_assert!(g[n0 - 1] != g[n0 - 1 + pp], "{} preperiod {} not least", code, n0);
+            }
+            for q in 1..pp {
+                prop_assert!((n0..end - q).any(|n| g[n] != g[n + q]), "{} has smaller period {}", code, q);
+            }
+        }
     }
 }
