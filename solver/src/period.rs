@@ -63,9 +63,9 @@ fn prime_factors(mut p: usize) -> Vec<usize> {
     let mut factors = Vec::new();
     let mut r = 2;
     while r * r <= p {
-        if p % r == 0 {
+        if p.is_multiple_of(r) {
             factors.push(r);
-            while p % r == 0 {
+            while p.is_multiple_of(r) {
                 p /= r;
             }
         }
