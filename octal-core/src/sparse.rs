@@ -233,6 +233,32 @@ pub fn discover(rules: &Rules, g: &[u16]) -> Option<SparseSpace> {
         .map(|(space, _)| space)
 }
 
+/// A sparse fraction of the later half at which [`discover_growing`] stops growing its range.
+pub const SETTLED: f64 = 1.0 / 32.0;
+
+/// Exact values of the first heaps and the sparse space they show. Discovery starts with
+/// `start` heaps and doubles, while the best space leaves more than [`SETTLED`] of the later
+/// half sparse and `done` (shown the values so far) does not say stop, up to `limit` heaps; the
+/// classic algorithm, exact for any mask, does the extending.
+pub fn discover_growing(
+    rules: &Rules,
+    start: usize,
+    limit: usize,
+    done: &mut dyn FnMut(&[u16]) -> bool,
+) -> Result<(Vec<u16>, Option<SparseSpace>), crate::exact::ValueOverflow> {
+    let mut g = crate::exact::values(rules, start)?;
+    loop {
+        let best = best_space(rules, &g);
+        match best {
+            Some((space, fraction)) if fraction > SETTLED && g.len() < limit && !done(&g) => {
+                let next = (2 * g.len()).min(limit);
+                crate::classic::Classic::new(rules, space, &g).extend(&mut g, next)?;
+            }
+            _ => return Ok((g, best.filter(|b| b.1 <= NONE_ABOVE).map(|b| b.0))),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,7 +10,6 @@
 use crate::period::{Period, PeriodSearch};
 use crate::spec::{CodeOverflow, Speculator};
 use crate::verify::{Refuted, Verifier};
-use octal_core::classic::Classic;
 use octal_core::exact::{self, ValueOverflow};
 use octal_core::{sparse, Code, RareTable, Rules, SparseSpace};
 
@@ -19,11 +18,8 @@ use octal_core::{sparse, Code, RareTable, Rules, SparseSpace};
 pub const DISCOVERY_HEAPS: usize = 1 << 15;
 
 /// The most heaps discovery grows to (doubling from [`DISCOVERY_HEAPS`]) while the best mask
-/// still leaves more than [`SETTLED`] of the later half sparse, and the run needs the heaps.
+/// still leaves more than `sparse::SETTLED` of the later half sparse, and the run needs the heaps.
 pub const DISCOVERY_MAX: usize = 1 << 17;
-
-/// A sparse fraction of the later half at which discovery stops growing.
-pub const SETTLED: f64 = 1.0 / 32.0;
 
 /// The most heaps the O(n^2) exact engine is allowed to compute.
 pub const EXACT_MAX: usize = 1 << 21;
@@ -135,7 +131,13 @@ pub enum SolveError {
 /// pool.
 pub fn solve(req: &Request, notify: &mut dyn FnMut(Notice)) -> Result<Solution, SolveError> {
     let rules = req.code.rules();
-    let (mut g, space) = discover(&rules, req)?;
+    // Discovery grows its range only while the run needs the heaps and they prove no period.
+    let (mut g, space) = sparse::discover_growing(
+        &rules,
+        req.discovery_heaps,
+        req.n.min(req.discovery_max),
+        &mut |g| PeriodSearch::new(rules.t, SEARCH_WINDOW).feed(g).is_some(),
+    )?;
     let engine = match (req.engine, space) {
         (EngineChoice::Exact, _) | (EngineChoice::Auto, None) => Engine::Exact,
         (EngineChoice::Generic, None) => return Err(SolveError::NoSparseSpace(req.code.clone())),
@@ -223,29 +225,6 @@ pub fn speculate_verify(
     let mut run = Run::new(rules, space, table, bits.max(value_bits(0)));
     run.extend(g, n, verify, notify, stop)?;
     Ok(run.spec.table().clone())
-}
-
-/// Exact values of the first heaps and the sparse space they show. Discovery starts with
-/// `discovery_heaps` and doubles, while the space is not settled and the values prove no period,
-/// up to the heaps the run needs (at most `discovery_max`); the classic algorithm, exact for any
-/// mask, does the extending.
-fn discover(
-    rules: &Rules,
-    req: &Request,
-) -> Result<(Vec<u16>, Option<SparseSpace>), ValueOverflow> {
-    let mut g = exact::values(rules, req.discovery_heaps)?;
-    let limit = req.n.min(req.discovery_max);
-    loop {
-        let best = sparse::best_space(rules, &g);
-        let periodic = || PeriodSearch::new(rules.t, SEARCH_WINDOW).feed(&g).is_some();
-        match best {
-            Some((space, fraction)) if fraction > SETTLED && g.len() < limit && !periodic() => {
-                let next = (2 * g.len()).min(limit);
-                Classic::new(rules, space, &g).extend(&mut g, next)?;
-            }
-            _ => return Ok((g, best.filter(|b| b.1 <= sparse::NONE_ABOVE).map(|b| b.0))),
-        }
-    }
 }
 
 /// Value bits the codes start with: those of the largest value seen, and at least the nine that
