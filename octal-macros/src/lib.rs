@@ -1,1 +1,77 @@
-//! `octal-macros`: turns a game's rare table into an unrolled speculative loop (issue 3).
+//! `octal-macros`: a game's rare table becomes an unrolled speculative loop.
+//!
+//! The speculative engine of `solver` predicts the value of heap `n` from a window of codes of
+//! recent values: for each rare entry it loads the code at a fixed distance back, xors it with
+//! the code of a rare value and stamps the result in a `seen` array; it stamps the codes of the
+//! single-heap options too; the candidate is the first unstamped code. The generic engine loops
+//! over the table at run time. [`unrolled!`] emits the same work for one table as straight-line
+//! code, every distance and code an immediate (Grossman 2019, "Searching for periodicity in
+//! Officers", Figures 4 and 5).
+//!
+//! `solver`'s build script runs discovery for each game in `games/` and writes one invocation
+//! per game; nothing else calls this crate. The expansion is deterministic: the same table gives
+//! the same tokens, which a snapshot test pins down.
+//!
+//! ```
+//! octal_macros::unrolled! {
+//!     name = example,
+//!     code = "0.6",
+//!     fingerprint = 0x1234abcd5678ef90,
+//!     word = u8,
+//!     codes = 16,
+//!     offsets = [2, 3, 3],
+//!     rare_codes = [1, 0, 5],
+//!     singles = [1],
+//! }
+//!
+//! let window: [u8; 4] = [9, 0, 6, 4]; // codes of heaps n - 4 .. n - 1
+//! let (mut seen, stamp) = ([0u8; example::SEEN], 1);
+//! // SAFETY: the three codes before the end of `window` are read (REACH = 3); `seen` holds
+//! // SEEN bytes.
+//! unsafe { example::mark(window.as_ptr_range().end, seen.as_mut_ptr(), stamp) };
+//! // Stamped: 6 ^ 1, 0 ^ 0, 0 ^ 5 and 4: codes 0, 4, 5 and 7.
+//! let codes = seen[..example::CODES].try_into().unwrap();
+//! assert_eq!(example::mex(codes, stamp), Some(1));
+//! assert_eq!((example::ENTRIES, example::REACH), (3, 3));
+//! ```
+//!
+//! The modules: `parse` (syntax), `validate` (meaning and errors), `emit` (the module),
+//! `expand` (the three in a row, an ordinary function that unit tests call).
+
+mod emit;
+mod expand;
+mod parse;
+#[cfg(test)]
+mod testing;
+mod validate;
+
+use proc_macro::TokenStream;
+
+/// Emits `pub mod NAME` holding one game's unrolled speculative loop.
+///
+/// ```text
+/// octal_macros::unrolled! {
+///     name = officers,                  // the module emitted
+///     code = "0.6",                     // the game's canonical code
+///     fingerprint = 0x1234abcd5678ef90, // the rare table's fingerprint (u64)
+///     word = u8,                        // the window's code type: u8 or u16
+///     codes = 256,                      // codes in use: a power of two the word can hold
+///     offsets = [2, 3, 7],              // distance back of each rare entry (u32, >= 1)
+///     rare_codes = [1, 0, 5],           // code of each entry's rare value (< codes)
+///     singles = [1],                    // distances back of single-heap options (may be [])
+/// }
+/// ```
+///
+/// Keys may come in any order; each is required once. The module holds `CODE`,
+/// `FINGERPRINT`, `Word`, `ENTRIES`, `REACH`, `CODES`, `SEEN` and
+///
+/// ```text
+/// pub unsafe fn mark(at: *const Word, seen: *mut u8, stamp: u8);
+/// pub fn mex(seen: &[u8; CODES], stamp: u8) -> Option<usize>;
+/// ```
+#[proc_macro]
+pub fn unrolled(input: TokenStream) -> TokenStream {
+    expand::expand(input.into())
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
