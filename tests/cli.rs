@@ -165,7 +165,7 @@ fn officers_to_2_21() {
     let j = solve_json(&[".6", "-n", "2^21"]);
     assert_eq!(j["max_value"], row[1].parse::<u64>().unwrap());
     assert_eq!(j["max_value_at"], 1274955);
-    assert_eq!(j["engine"], "generic");
+    assert_eq!(j["engine"], "unrolled");
     assert_eq!(j["sparse"]["rare_count"], 1584);
 }
 

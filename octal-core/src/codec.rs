@@ -3,7 +3,8 @@
 //! others); dropping bit j keeps the order of common values, maps xor to xor, and halves the value
 //! space, so games whose values stay below 512 run on one byte per value.
 
-use crate::sparse::SparseSpace;
+use crate::code::Rules;
+use crate::sparse::{RareTable, SparseSpace};
 
 /// Compresses and restores values of one sparse space.
 #[derive(Debug, Clone, Copy)]
@@ -42,6 +43,45 @@ impl Codec {
     /// The number of codes needed for values below 2^bits.
     pub fn code_space(bits: u32) -> usize {
         1 << bits.saturating_sub(1)
+    }
+}
+
+/// What the speculative loop of one game reads, past the rare heaps: for every breaking digit i
+/// and rare heap a >= 1, the distance back i + a and the code of the rare value (nearest first);
+/// and the distances back of single-heap options whose value stays common at n.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoopTable {
+    pub entries: Vec<(usize, u16)>,
+    pub singles: Vec<usize>,
+}
+
+impl LoopTable {
+    /// The loop table of `table` (entries not sparse at their heap are ignored).
+    pub fn new(rules: &Rules, space: SparseSpace, table: &RareTable) -> LoopTable {
+        let codec = Codec::new(space);
+        let mut entries = Vec::new();
+        for &i in &rules.breaking {
+            for &(a, r) in table.entries() {
+                if a >= 1 && space.is_rare(a, r) {
+                    entries.push((i + a, codec.encode(r)));
+                }
+            }
+        }
+        entries.sort_unstable();
+        let singles = rules
+            .single
+            .iter()
+            .copied()
+            .filter(|&i| space.rare_parity(0) == space.rare_parity(i))
+            .collect();
+        LoopTable { entries, singles }
+    }
+
+    /// The farthest distance back the loop reads (at least 1).
+    pub fn reach(&self) -> usize {
+        let e = self.entries.last().map_or(0, |e| e.0);
+        e.max(self.singles.iter().copied().max().unwrap_or(0))
+            .max(1)
     }
 }
 

@@ -259,6 +259,21 @@ pub fn discover_growing(
     }
 }
 
+/// A game's sparse space and rare table as the build step sees them: discovery (growing to
+/// `heaps` at most), then the classic algorithm to `heaps`. `None` for a game without a sparse
+/// space. The largest value seen comes along (it decides the code width).
+pub fn table_for(
+    rules: &Rules,
+    start: usize,
+    heaps: usize,
+) -> Result<Option<(SparseSpace, RareTable, u16)>, crate::exact::ValueOverflow> {
+    let (mut g, space) = discover_growing(rules, start.min(heaps), heaps, &mut |_| false)?;
+    let Some(space) = space else { return Ok(None) };
+    crate::classic::Classic::new(rules, space, &g).extend(&mut g, heaps)?;
+    let max = g.iter().copied().max().unwrap_or(0);
+    Ok(Some((space, RareTable::from_values(&space, &g), max)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -35,15 +35,8 @@
 //! assert_eq!((example::ENTRIES, example::REACH), (3, 3));
 //! ```
 //!
-//! The modules: `parse` (syntax), `validate` (meaning and errors), `emit` (the module),
-//! `expand` (the three in a row, an ordinary function that unit tests call).
-
-mod emit;
-mod expand;
-mod parse;
-#[cfg(test)]
-mod testing;
-mod validate;
+//! This crate is only the compiler's entry point: the expansion is the plain function
+//! `octal_unroll::expand`, which unit tests, snapshot tests and `octal codegen` call directly.
 
 use proc_macro::TokenStream;
 
@@ -71,7 +64,7 @@ use proc_macro::TokenStream;
 /// ```
 #[proc_macro]
 pub fn unrolled(input: TokenStream) -> TokenStream {
-    expand::expand(input.into())
+    octal_unroll::expand(input.into())
         .unwrap_or_else(syn::Error::into_compile_error)
         .into()
 }

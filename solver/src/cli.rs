@@ -23,6 +23,16 @@ pub enum Command {
     Solve(SolveArgs),
     /// Measure the engines against the classic rare-value algorithm in one run.
     Bench(BenchArgs),
+    /// List the game definitions of games/ and what the build step made of each.
+    Games,
+    /// Print the Rust generated for a game (its unrolled speculative loop).
+    Codegen(CodegenArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CodegenArgs {
+    /// An octal code or a game name from games/.
+    pub code: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -30,11 +40,12 @@ pub enum EngineArg {
     Auto,
     Exact,
     Generic,
+    Unrolled,
 }
 
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// The octal code, such as .6 (Officers), 0.137 or 4.07.
+    /// The octal code, such as .6, 0.137 or 4.07, or a game name from games/ (e.g. officers).
     pub code: String,
     /// Heaps to compute (0 .. N-1): a whole number such as 1000000, 1e9 or 2^22 [default: 1e6].
     #[arg(
@@ -104,8 +115,14 @@ pub struct SolveConfig {
     pub values: Option<PathBuf>,
 }
 
-/// Parses a code, with the error said as input error.
+/// Parses a code, or a game name from games/, with the error said as input error.
 pub fn parse_code(s: &str) -> Result<Code, InputError> {
+    if let Some(game) = crate::games::by_name(s) {
+        return Ok(game
+            .code
+            .parse()
+            .expect("the build step checked every code"));
+    }
     s.parse::<Code>()
         .map_err(|e| InputError(format!("invalid code '{s}': {e}")))
 }
@@ -208,6 +225,7 @@ pub fn validate_solve(a: &SolveArgs) -> Result<SolveConfig, InputError> {
         EngineArg::Auto => EngineChoice::Auto,
         EngineArg::Exact => EngineChoice::Exact,
         EngineArg::Generic => EngineChoice::Generic,
+        EngineArg::Unrolled => EngineChoice::Unrolled,
     };
     request.verify = !a.speculate_only;
     request.check_period = a.check_period;

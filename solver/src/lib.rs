@@ -1,11 +1,15 @@
 //! `solver`: the engines that compute Grundy values and the `octal` command line built on them.
 //!
-//! [`spec`] is the speculative engine (candidate values from the rare table), [`verify`] proves
-//! candidates in parallel, [`solve`] runs discovery and the speculate-verify loop, and
-//! [`summary`] condenses a run's values. The game model lives in `octal-core`.
+//! [`spec`] is the speculative engine (candidate values from the rare table, through a generic
+//! loop or a game's unrolled loop from [`games`]), [`verify`] proves candidates in parallel,
+//! [`solve`] runs discovery and the speculate-verify loop, [`period`] finds and proves periods,
+//! and [`summary`] and [`report`] condense a run's values. [`cli`], [`bench`] and [`codegen`]
+//! serve the `octal` binary. The game model lives in `octal-core`.
 
 pub mod bench;
 pub mod cli;
+pub mod codegen;
+pub mod games;
 pub mod period;
 pub mod report;
 pub mod solve;

@@ -48,6 +48,15 @@ fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Solve(args) => solve_command(cli::validate_solve(&args)?),
         Command::Bench(args) => solver::bench::run(&args),
+        Command::Games => {
+            print!("{}", solver::report::games_table());
+            Ok(())
+        }
+        Command::Codegen(args) => {
+            let code = cli::parse_code(&args.code)?;
+            print!("{}", solver::codegen::rust(&code)?);
+            Ok(())
+        }
     }
 }
 
@@ -79,6 +88,9 @@ fn notice_printer() -> impl FnMut(Notice) {
             }
             Notice::Widened { bits } => {
                 eprintln!("octal: values need {bits} bits: codes widened, engine rebuilt");
+            }
+            Notice::StaleBuildTable => {
+                eprintln!("octal: the game's build-time rare table is stale (a rare value it lacks was found): continuing on the generic engine with the updated table");
             }
             _ => {}
         }

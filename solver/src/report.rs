@@ -123,3 +123,40 @@ pub fn write_bfile(mut w: impl Write, values: &[u16]) -> io::Result<()> {
     }
     w.flush()
 }
+
+/// The table of `octal games`: each definition with its sparse space, table and engine.
+pub fn games_table() -> String {
+    let mut out = format!(
+        "{:<22} {:<7} {:<18} {:<7} {:>6} {:>8}  {}\n",
+        "file", "code", "name", "kind", "mask", "rare", "specialised"
+    );
+    for g in crate::games::GAMES {
+        let (kind, mask) = match g.space {
+            Some(s) => (s.kind_name().to_string(), format!("{:#x}", s.mask)),
+            None => ("none".to_string(), "-".to_string()),
+        };
+        let special = match &g.unrolled {
+            Ok(k) => format!("unrolled ({} entries)", k.entries),
+            Err(why) => format!("no: {why}"),
+        };
+        out += &format!(
+            "{:<22} {:<7} {:<18} {:<7} {:>6} {:>8}  {}\n",
+            g.file,
+            g.code,
+            g.name,
+            kind,
+            mask,
+            g.table.len(),
+            special
+        );
+    }
+    out + &format!(
+        "(tables from heaps 0 .. {} at build time; aliases: {})\n",
+        crate::games::GAMES.first().map_or(0, |g| g.built_to) - 1,
+        crate::games::GAMES
+            .iter()
+            .flat_map(|g| g.aliases.iter().map(move |a| format!("{a} = {}", g.code)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}

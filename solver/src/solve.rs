@@ -7,6 +7,7 @@
 //! after that heap with a small block that grows again. Games without a sparse space run on the
 //! exact engine.
 
+use crate::games::{self, Kernel};
 use crate::period::{Period, PeriodSearch};
 use crate::spec::{CodeOverflow, Speculator};
 use crate::verify::{Refuted, Verifier};
@@ -35,8 +36,10 @@ pub enum EngineChoice {
     Auto,
     /// The reference engine for every heap.
     Exact,
-    /// The table-driven speculative engine with the verifier, from heap 0.
+    /// The table-driven speculative engine with the verifier (after discovery's exact heaps).
     Generic,
+    /// The game's unrolled loop (games/) with the verifier.
+    Unrolled,
 }
 
 /// The engine that computed a run's values.
@@ -44,6 +47,7 @@ pub enum EngineChoice {
 pub enum Engine {
     Exact,
     Generic,
+    Unrolled,
 }
 
 impl Engine {
@@ -51,6 +55,7 @@ impl Engine {
         match self {
             Engine::Exact => "exact",
             Engine::Generic => "generic",
+            Engine::Unrolled => "unrolled",
         }
     }
 }
@@ -99,6 +104,8 @@ pub enum Notice {
     },
     /// A common value needed more bits: the engine was rebuilt with wider codes.
     Widened { bits: u32 },
+    /// The game's build-time table lacked a rare value: the run goes on with the generic loop.
+    StaleBuildTable,
 }
 
 /// The result of a run.
@@ -124,6 +131,8 @@ pub enum SolveError {
     NoSparseSpace(Code),
     #[error("the exact engine is O(n^2) and is limited to {EXACT_MAX} heaps ({n} asked for)")]
     ExactTooLarge { n: usize },
+    #[error("{0} has no unrolled engine: games/ does not specialise it (`octal games` lists those that are)")]
+    NoUnrolled(Code),
 }
 
 /// Computes the values of heaps `0..req.n` (with `check_period`, up to the proof of a period,
@@ -138,36 +147,44 @@ pub fn solve(req: &Request, notify: &mut dyn FnMut(Notice)) -> Result<Solution, 
         req.n.min(req.discovery_max),
         &mut |g| PeriodSearch::new(rules.t, SEARCH_WINDOW).feed(g).is_some(),
     )?;
-    let engine = match (req.engine, space) {
-        (EngineChoice::Exact, _) | (EngineChoice::Auto, None) => Engine::Exact,
-        (EngineChoice::Generic, None) => return Err(SolveError::NoSparseSpace(req.code.clone())),
-        (_, Some(_)) => Engine::Generic,
+    // The game's unrolled loop, when games/ has one for the space found.
+    let game = games::find(&req.code).filter(|d| d.space.is_some() && d.space == space);
+    let kernel = game.and_then(|d| d.unrolled.as_ref().ok());
+    let engine = match (req.engine, space, kernel) {
+        (EngineChoice::Exact, _, _) | (EngineChoice::Auto, None, _) => Engine::Exact,
+        (EngineChoice::Unrolled, None, _) | (EngineChoice::Unrolled, _, None) => {
+            return Err(SolveError::NoUnrolled(req.code.clone()))
+        }
+        (EngineChoice::Generic, None, _) => {
+            return Err(SolveError::NoSparseSpace(req.code.clone()))
+        }
+        (EngineChoice::Auto | EngineChoice::Unrolled, Some(_), Some(_)) => Engine::Unrolled,
+        (_, Some(_), _) => Engine::Generic,
     };
-    let seed = space.map(|space| RareTable::from_values(&space, &g));
+    let kernel = kernel.filter(|_| engine == Engine::Unrolled);
+    // The seed: the build-time table (it reaches farther) or the discovery's.
+    let seed = match (game, kernel) {
+        (Some(d), Some(_)) => Some(d.table()),
+        _ => space.map(|space| RareTable::from_values(&space, &g)),
+    };
     let window = seed.as_ref().map_or(0, |t| t.last_heap() + rules.t + 1);
     let mut search = PeriodSearch::new(rules.t, window.max(SEARCH_WINDOW));
     // Feeds proved values to the search; true when the run may stop.
     let mut proved = |g: &[u16]| search.feed(g).is_some() && req.check_period;
     g.truncate(req.n);
-    let verified = match (space, seed, engine) {
-        (Some(space), Some(seed), Engine::Generic) => {
+    let (engine, table) = match (space, seed, engine) {
+        (Some(space), Some(seed), Engine::Generic | Engine::Unrolled) => {
+            // The engine continues after discovery's exact values.
             let bits = value_bits(seed.entries().iter().map(|e| e.1).max().unwrap_or(0));
-            if req.engine == EngineChoice::Generic {
-                // The values above were for discovery only: this engine computes every heap.
-                g.clear();
-            }
-            let table = speculate_verify(
-                &rules,
-                space,
-                seed,
-                bits,
-                &mut g,
-                req.n,
-                req.verify,
-                notify,
-                &mut proved,
-            )?;
-            Some(table)
+            let mut run = Run::new(&rules, space, seed, bits, kernel);
+            run.extend(&mut g, req.n, req.verify, notify, &mut proved)?;
+            // The engine that computed the values: the unrolled loop, unless it went stale.
+            let engine = if run.kernel.is_some() && !run.stale {
+                Engine::Unrolled
+            } else {
+                Engine::Generic
+            };
+            (engine, Some(run.spec.table().clone()))
         }
         _ => {
             let limit = if req.check_period {
@@ -182,7 +199,7 @@ pub fn solve(req: &Request, notify: &mut dyn FnMut(Notice)) -> Result<Solution, 
                 let next = (g.len() + EXACT_BLOCK).min(limit);
                 exact::extend(&rules, &mut g, next)?;
             }
-            None
+            (Engine::Exact, None)
         }
     };
     let period = if req.verify { search.proved() } else { None };
@@ -194,7 +211,7 @@ pub fn solve(req: &Request, notify: &mut dyn FnMut(Notice)) -> Result<Solution, 
         space,
         engine,
         verified: req.verify,
-        table: verified,
+        table,
         period,
     })
 }
@@ -206,7 +223,8 @@ const EXACT_BLOCK: usize = 1 << 12;
 const SEARCH_WINDOW: usize = 64;
 
 /// Extends `g` (proved values) to `n` heaps with the speculative engine, seeded with `table` and
-/// codes for values below 2^bits, and the verifier (unless `verify` is off). Correct for any
+/// codes for values below 2^bits, and the verifier (unless `verify` is off); with `kernel`, an
+/// unrolled loop generated for `table`, while the table stays as it is. Correct for any
 /// sparse space and any seed table: a poor mask or a wrong table costs only speed. Returns the
 /// table the engine ended with. `stop` sees the proved values after each block and ends the run
 /// early by returning true (the values then end at the last proved block).
@@ -216,13 +234,14 @@ pub fn speculate_verify(
     space: SparseSpace,
     table: RareTable,
     bits: u32,
+    kernel: Option<&'static Kernel>,
     g: &mut Vec<u16>,
     n: usize,
     verify: bool,
     notify: &mut dyn FnMut(Notice),
     stop: &mut dyn FnMut(&[u16]) -> bool,
 ) -> Result<RareTable, SolveError> {
-    let mut run = Run::new(rules, space, table, bits.max(value_bits(0)));
+    let mut run = Run::new(rules, space, table, bits.max(value_bits(0)), kernel);
     run.extend(g, n, verify, notify, stop)?;
     Ok(run.spec.table().clone())
 }
@@ -240,12 +259,22 @@ enum AnySpeculator {
 }
 
 impl AnySpeculator {
-    fn new(rules: &Rules, space: SparseSpace, table: RareTable, bits: u32) -> Self {
+    fn new(
+        rules: &Rules,
+        space: SparseSpace,
+        table: RareTable,
+        bits: u32,
+        kernel: Option<&'static Kernel>,
+    ) -> Self {
         if bits <= 9 {
-            AnySpeculator::Narrow(Speculator::new(rules, space, table, bits))
+            AnySpeculator::Narrow(Speculator::new(rules, space, table, bits, kernel))
         } else {
-            AnySpeculator::Wide(Speculator::new(rules, space, table, bits))
+            AnySpeculator::Wide(Speculator::new(rules, space, table, bits, kernel))
         }
+    }
+
+    fn unrolled(&self) -> bool {
+        matches!(self, AnySpeculator::Narrow(s) if s.unrolled())
     }
 
     fn speculate(&mut self, prior: &[u16], out: &mut [u16]) -> Result<(), CodeOverflow> {
@@ -270,21 +299,38 @@ struct Run<'a> {
     bits: u32,
     spec: AnySpeculator,
     verifier: Verifier,
+    kernel: Option<&'static Kernel>,
+    /// The unrolled loop was dropped because its table turned out incomplete.
+    stale: bool,
 }
 
 impl<'a> Run<'a> {
-    fn new(rules: &'a Rules, space: SparseSpace, table: RareTable, bits: u32) -> Self {
+    fn new(
+        rules: &'a Rules,
+        space: SparseSpace,
+        table: RareTable,
+        bits: u32,
+        kernel: Option<&'static Kernel>,
+    ) -> Self {
         Run {
             rules,
             space,
             bits,
-            spec: AnySpeculator::new(rules, space, table, bits),
+            spec: AnySpeculator::new(rules, space, table, bits, kernel),
             verifier: Verifier::new(rules, space),
+            kernel,
+            stale: false,
         }
     }
 
-    fn rebuild(&mut self, table: RareTable) {
-        self.spec = AnySpeculator::new(self.rules, self.space, table, self.bits);
+    /// A new engine for `table`; says once when the unrolled loop no longer fits the table.
+    fn rebuild(&mut self, table: RareTable, notify: &mut dyn FnMut(Notice)) {
+        let was_unrolled = self.spec.unrolled();
+        self.spec = AnySpeculator::new(self.rules, self.space, table, self.bits, self.kernel);
+        if was_unrolled && !self.spec.unrolled() && !self.stale {
+            self.stale = true;
+            notify(Notice::StaleBuildTable);
+        }
     }
 
     /// Extends `g` (values already proved, or candidates when `verify` is off) to `n` heaps.
@@ -340,7 +386,7 @@ impl<'a> Run<'a> {
                         rare,
                         table_len: table.len(),
                     });
-                    self.rebuild(table);
+                    self.rebuild(table, notify);
                     block = MIN_BLOCK;
                     continue;
                 }
@@ -351,7 +397,7 @@ impl<'a> Run<'a> {
                     return Err(ValueOverflow { heap: spec_from }.into());
                 }
                 self.bits += 1;
-                self.rebuild(self.spec.table().clone());
+                self.rebuild(self.spec.table().clone(), notify);
                 notify(Notice::Widened { bits: self.bits });
                 continue;
             }

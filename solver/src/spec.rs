@@ -8,7 +8,8 @@
 //! values fit) with one load, one xor and one store per rare entry. The verifier proves every
 //! candidate; this module never decides what is reported.
 
-use octal_core::codec::Codec;
+use crate::games::Kernel;
+use octal_core::codec::{Codec, LoopTable};
 use octal_core::exact::{self, Marks};
 use octal_core::{RareTable, Rules, SparseSpace};
 use std::ops::BitXor;
@@ -17,12 +18,15 @@ use std::ops::BitXor;
 pub trait Word: Copy + Default + Send + Sync + 'static + BitXor<Output = Self> {
     /// The most codes the word can hold.
     const CODES: usize;
+    /// Whether the word is one byte (unrolled loops read one-byte windows).
+    const BYTE: bool;
     fn from_code(c: u16) -> Self;
     fn index(self) -> usize;
 }
 
 impl Word for u8 {
     const CODES: usize = 1 << 8;
+    const BYTE: bool = true;
     #[inline]
     fn from_code(c: u16) -> Self {
         c as u8
@@ -35,6 +39,7 @@ impl Word for u8 {
 
 impl Word for u16 {
     const CODES: usize = 1 << 16;
+    const BYTE: bool = false;
     #[inline]
     fn from_code(c: u16) -> Self {
         c
@@ -77,55 +82,54 @@ pub struct Speculator<W: Word> {
     window: Vec<W>,
     /// Heap of `window[0]`; the window holds heaps `window_heap .. window_heap + window.len()`.
     window_heap: usize,
+    /// The game's unrolled loop, when it was generated for exactly this table.
+    kernel: Option<&'static Kernel>,
 }
 
 impl<W: Word> Speculator<W> {
     /// An engine for `table`, with codes for values below `2^value_bits`. Entries of `table`
     /// whose value is not sparse at their heap are dropped: the engine predicts only rare values,
-    /// and the verifier checks each prediction against the full mex.
-    pub fn new(rules: &Rules, space: SparseSpace, table: RareTable, value_bits: u32) -> Self {
+    /// and the verifier checks each prediction against the full mex. `kernel`, a game's unrolled
+    /// loop, is used only when it was generated for exactly this table and these codes.
+    pub fn new(
+        rules: &Rules,
+        space: SparseSpace,
+        table: RareTable,
+        value_bits: u32,
+        kernel: Option<&'static Kernel>,
+    ) -> Self {
         let table = table.sparse_only(&space);
         let codec = Codec::new(space);
         let codes = Codec::code_space(value_bits).min(W::CODES);
-        let mut entries = Vec::new();
-        for &i in &rules.breaking {
-            for &(a, r) in table.entries() {
-                if a >= 1 {
-                    entries.push((i + a, codec.encode(r)));
-                }
-            }
-        }
-        entries.sort_by_key(|e| e.0);
-        let singles: Vec<usize> = rules
-            .single
-            .iter()
-            .copied()
-            .filter(|&i| space.rare_parity(0) == space.rare_parity(i))
-            .collect();
+        let kernel = kernel
+            .filter(|k| W::BYTE && codes == 256 && k.fingerprint == table.fingerprint(&space));
+        let lt = LoopTable::new(rules, space, &table);
         let a_max = table.last_heap();
-        let reach = entries
-            .last()
-            .map_or(0, |e: &(usize, u16)| e.0)
-            .max(singles.last().copied().unwrap_or(0))
-            .max(1);
         Speculator {
             rules: rules.clone(),
             space,
             codec,
             hot_from: 2 * a_max + rules.t + 1,
             table,
-            entries: entries
+            entries: lt
+                .entries
                 .iter()
                 .map(|&(off, code)| ((off as u64) << 16) | u64::from(code))
                 .collect(),
-            singles,
-            reach,
+            reach: lt.reach(),
+            singles: lt.singles,
             seen: vec![0; codes.max(256)],
             stamp: 0,
             codes,
             window: Vec::new(),
             window_heap: 0,
+            kernel,
         }
+    }
+
+    /// Whether the hot loop is the game's unrolled one.
+    pub fn unrolled(&self) -> bool {
+        self.kernel.is_some()
     }
 
     pub fn table(&self) -> &RareTable {
@@ -229,6 +233,20 @@ impl<W: Word> Speculator<W> {
             let pos = n - self.window_heap;
             let (seen, stamp) = (&mut self.seen[..], self.stamp);
             assert!(pos >= self.reach && pos <= self.window.len());
+            if let Some(k) = self.kernel {
+                // SAFETY: `W` is `u8` (checked in `new`), so the window is bytes; the kernel was
+                // generated for this table, so it reads at most `reach` codes back, and
+                // `reach <= pos <= window.len()`; `seen` holds at least 256 bytes.
+                unsafe {
+                    let at = self.window.as_ptr().add(pos) as *const u8;
+                    (k.mark)(at, seen.as_mut_ptr(), stamp);
+                }
+                let seen: &[u8; 256] = seen[..256].try_into().expect("256 stamps");
+                let c = (k.mex)(seen, stamp).ok_or(CodeOverflow { heap: n })?;
+                self.window.push(W::from_code(c as u16));
+                out[n - base] = self.codec.decode(n, c as u16, false);
+                continue;
+            }
             // SAFETY: `pos <= window.len()` and `pos >= reach >= every offset`, so each read
             // below is inside the window; `x.index() & mask < seen.len()` since
             // `mask + 1 == seen.len()`.

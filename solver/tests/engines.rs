@@ -9,14 +9,48 @@ fn officers_exact(n: usize) -> Vec<u16> {
     exact::values(&".6".parse::<Code>().unwrap().rules(), n).unwrap()
 }
 
+/// From heap 0, seeded with the table of a 2^15-heap discovery, on both word widths.
 #[test]
-fn officers_generic_matches_exact_to_1e5() {
+fn officers_from_heap_0_matches_exact_to_1e5() {
     let want = officers_exact(100_000);
-    for engine in [EngineChoice::Generic, EngineChoice::Auto] {
+    let rules = ".6".parse::<Code>().unwrap().rules();
+    let space = SparseSpace {
+        kind: SparseKind::Range,
+        mask: 0x1ee,
+    };
+    let seed = RareTable::from_values(&space, &want[..1 << 15]);
+    for bits in [9, 12] {
+        let mut g = Vec::new();
+        speculate_verify(
+            &rules,
+            space,
+            seed.clone(),
+            bits,
+            None,
+            &mut g,
+            want.len(),
+            true,
+            &mut |_| {},
+            &mut |_| false,
+        )
+        .unwrap();
+        assert!(g == want, "{bits}-bit codes differ from the exact engine");
+    }
+}
+
+/// Every engine through `solve`, on Officers past its last rare heap.
+#[test]
+fn officers_engines_agree() {
+    let want = officers_exact(80_000);
+    for (engine, name) in [
+        (EngineChoice::Generic, Engine::Generic),
+        (EngineChoice::Unrolled, Engine::Unrolled),
+        (EngineChoice::Auto, Engine::Unrolled),
+    ] {
         let mut req = Request::new(".6".parse().unwrap(), want.len());
         req.engine = engine;
         let s = solve(&req, &mut |_| {}).unwrap();
-        assert_eq!(s.engine, Engine::Generic);
+        assert_eq!(s.engine, name);
         assert!(s.values == want, "{engine:?} differs from the exact engine");
     }
 }
@@ -38,6 +72,7 @@ fn a_stale_table_costs_speed_not_correctness() {
         space,
         stale,
         9,
+        None,
         &mut g,
         want.len(),
         true,
@@ -52,6 +87,45 @@ fn a_stale_table_costs_speed_not_correctness() {
     assert!(found
         .iter()
         .all(|n| matches!(n, Notice::TableCorrected { rare: true, .. })));
+}
+
+/// The unrolled loop of a deliberately short build-time table: the run finds the missing rare
+/// heaps, says once that the table is stale, drops to the generic loop and stays exact.
+#[test]
+fn a_stale_build_time_table_falls_back_to_the_generic_loop() {
+    let want = officers_exact(60_000);
+    let space = SparseSpace {
+        kind: SparseKind::Range,
+        mask: 0x1ee,
+    };
+    let (table, kernel) = &solver::games::STALE_OFFICERS;
+    let table = RareTable::from_entries(table.to_vec());
+    assert!(table.last_heap() < 5000);
+    let rules = ".6".parse::<Code>().unwrap().rules();
+    let mut notices = Vec::new();
+    let mut g = Vec::new();
+    speculate_verify(
+        &rules,
+        space,
+        table,
+        9,
+        Some(kernel),
+        &mut g,
+        want.len(),
+        true,
+        &mut |n| notices.push(n),
+        &mut |_| false,
+    )
+    .unwrap();
+    assert!(g == want);
+    let stale = notices
+        .iter()
+        .filter(|n| **n == Notice::StaleBuildTable)
+        .count();
+    assert_eq!(stale, 1, "said once");
+    assert!(notices
+        .iter()
+        .any(|n| matches!(n, Notice::TableCorrected { rare: true, .. })));
 }
 
 /// A code with leading digit 0 or 4 and 1-4 digits 0-7.
@@ -86,7 +160,7 @@ proptest! {
         let mut entries = RareTable::from_values(&space, &want[..known]).entries().to_vec();
         entries.extend(bogus);
         let mut g = Vec::new();
-        speculate_verify(&rules, space, RareTable::from_entries(entries), 9, &mut g, n, true, &mut |_| {}, &mut |_| false)
+        speculate_verify(&rules, space, RareTable::from_entries(entries), 9, None, &mut g, n, true, &mut |_| {}, &mut |_| false)
             .unwrap();
         prop_assert!(g == want, "{} with {:?} differs", code, space);
     }

@@ -7,7 +7,7 @@ use crate::validate::validate;
 use proc_macro2::TokenStream;
 
 /// The module for one invocation, or the first error in it.
-pub(crate) fn expand(input: TokenStream) -> syn::Result<TokenStream> {
+pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     let input: Input = syn::parse2(input)?;
     let table = validate(input)?;
     Ok(emit(&table))
