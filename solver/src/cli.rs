@@ -27,6 +27,75 @@ pub enum Command {
     Games,
     /// Print the Rust generated for a game (its unrolled speculative loop).
     Codegen(CodegenArgs),
+    /// Continue a run directory (also a finished one, to a larger -n).
+    Resume(ResumeArgs),
+    /// Verify a run directory without changing it (checkpoint, header, every block).
+    Check(DirArgs),
+    /// Print the summary of a run directory.
+    Status(StatusArgs),
+    /// Write the values of a run directory as a b-file, raw binary or CSV.
+    Export(ExportArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct DirArgs {
+    /// The run directory.
+    pub dir: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    /// The run directory.
+    pub dir: PathBuf,
+    /// Print one JSON object (the fields of `solve --json`, plus the run's state).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ResumeArgs {
+    /// The run directory.
+    pub dir: PathBuf,
+    /// Heaps to reach (default: the run's own); at least what the run already holds.
+    #[arg(short = 'n', allow_hyphen_values = true)]
+    pub n: Option<String>,
+    #[command(flatten)]
+    pub run: RunFlags,
+}
+
+/// Flags of every command that computes.
+#[derive(Debug, Args)]
+pub struct RunFlags {
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Print one JSON object on stdout instead of the human summary.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    /// Seconds between two checkpoints of a run directory.
+    #[arg(long, default_value_t = 3.0, value_name = "SECS")]
+    pub checkpoint_secs: f64,
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The run directory.
+    pub dir: PathBuf,
+    /// The format: b-file ("n G(n)" lines), bin (little-endian u16 per value) or csv.
+    #[arg(long, value_enum, default_value_t = crate::export::Format::Bfile)]
+    pub format: crate::export::Format,
+    /// The first heap to write.
+    #[arg(long, default_value = "0")]
+    pub from: String,
+    /// One past the last heap to write (default: all the run holds).
+    #[arg(long)]
+    pub to: Option<String>,
+    /// The output file (default: stdout).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -80,6 +149,15 @@ pub struct SolveArgs {
     /// Write the values as an OEIS b-file (lines "n G(n)").
     #[arg(long, value_name = "FILE")]
     pub values: Option<PathBuf>,
+    /// Stream the verified values and checkpoints to this run directory (see `octal resume`).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// No progress bar on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    /// Seconds between two checkpoints of a run directory.
+    #[arg(long, default_value_t = 3.0, value_name = "SECS")]
+    pub checkpoint_secs: f64,
     /// Heaps computed exactly for sparse-space discovery.
     #[arg(long, default_value = "2^15", value_name = "N")]
     pub discover: String,
@@ -106,13 +184,27 @@ pub struct BenchArgs {
 #[error("{0}")]
 pub struct InputError(pub String);
 
-/// A validated `solve`.
+/// A validated `solve` (or `resume`).
 #[derive(Debug, Clone)]
 pub struct SolveConfig {
     pub request: Request,
     pub threads: usize,
     pub json: bool,
     pub values: Option<PathBuf>,
+    pub out: Option<PathBuf>,
+    pub quiet: bool,
+    pub checkpoint_every: std::time::Duration,
+}
+
+/// The checkpoint interval: a positive number of seconds.
+pub fn validate_secs(secs: f64) -> Result<std::time::Duration, InputError> {
+    if secs.is_finite() && secs > 0.0 && secs <= 1e6 {
+        Ok(std::time::Duration::from_secs_f64(secs))
+    } else {
+        Err(InputError(format!(
+            "--checkpoint-secs {secs}: give a positive number of seconds"
+        )))
+    }
 }
 
 /// Parses a code, or a game name from games/, with the error said as input error.
@@ -169,6 +261,15 @@ pub fn parse_count(flag: &str, s: &str) -> Result<usize, InputError> {
         return Err(bad());
     }
     usize::try_from(value).map_err(|_| bad())
+}
+
+/// Parses a heap index: 0 or a count.
+pub fn parse_count_or_zero(flag: &str, s: &str) -> Result<usize, InputError> {
+    if s.trim() == "0" {
+        Ok(0)
+    } else {
+        parse_count(flag, s)
+    }
 }
 
 /// Bytes a run of `n` heaps holds in memory (the values, two bytes each).
@@ -235,6 +336,9 @@ pub fn validate_solve(a: &SolveArgs) -> Result<SolveConfig, InputError> {
         threads,
         json: a.json,
         values: a.values.clone(),
+        out: a.out.clone(),
+        quiet: a.quiet,
+        checkpoint_every: validate_secs(a.checkpoint_secs)?,
     })
 }
 

@@ -9,10 +9,12 @@
 pub mod bench;
 pub mod cli;
 pub mod codegen;
+pub mod export;
 pub mod games;
 pub mod period;
 pub mod report;
 pub mod solve;
 pub mod spec;
+pub mod store;
 pub mod summary;
 pub mod verify;

@@ -1,14 +1,17 @@
 //! The `octal` binary: parses the command line, runs the library, prints the result. Exit
-//! status 0 on success, 2 for bad input or usage, 1 for a failure while running; every error is
-//! one line on stderr.
+//! status 0 on success, 2 for bad input or usage (a damaged run directory included), 1 for a
+//! failure while running; every error is one line on stderr.
 
 use anyhow::{Context, Result};
 use clap::Parser;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use solver::cli::{self, Cli, Command, InputError};
 use solver::report::{self, Report};
-use solver::solve::{self, Notice};
+use solver::solve::{self, Notice, SolveError};
+use solver::store::{self, Checkpoint, Pace, RunDir, StoreError, ValueWriter};
 use solver::summary::Summary;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
 fn main() {
@@ -34,22 +37,34 @@ fn main() {
         }
     };
     if let Err(e) = run(cli) {
-        let code = if e.downcast_ref::<InputError>().is_some() {
-            2
-        } else {
-            1
-        };
         eprintln!("octal: {e:#}");
-        std::process::exit(code);
+        std::process::exit(exit_status(&e));
+    }
+}
+
+/// 2 for bad input (a damaged run directory included), 1 for anything else.
+fn exit_status(e: &anyhow::Error) -> i32 {
+    let store = e
+        .downcast_ref::<StoreError>()
+        .or_else(|| match e.downcast_ref::<SolveError>() {
+            Some(SolveError::Store(s)) => Some(s),
+            _ => None,
+        });
+    if e.downcast_ref::<InputError>().is_some() || matches!(store, Some(StoreError::Corrupt { .. }))
+    {
+        2
+    } else {
+        1
     }
 }
 
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Solve(args) => solve_command(cli::validate_solve(&args)?),
+        Command::Resume(args) => resume_command(&args),
         Command::Bench(args) => solver::bench::run(&args),
         Command::Games => {
-            print!("{}", solver::report::games_table());
+            print!("{}", report::games_table());
             Ok(())
         }
         Command::Codegen(args) => {
@@ -57,23 +72,41 @@ fn run(cli: Cli) -> Result<()> {
             print!("{}", solver::codegen::rust(&code)?);
             Ok(())
         }
+        Command::Check(args) => {
+            let (c, values) = store::check(&args.dir)?;
+            println!(
+                "{}: ok: {} verified values of {} in {} blocks, every checksum good{}",
+                args.dir.display(),
+                values.len(),
+                c.code,
+                values.len().div_ceil(store::BLOCK),
+                if c.finished {
+                    " (finished)"
+                } else {
+                    " (unfinished: octal resume continues it)"
+                }
+            );
+            Ok(())
+        }
+        Command::Status(args) => status_command(&args),
+        Command::Export(args) => export_command(&args),
     }
 }
 
 /// Prints notices from a run on stderr, the first few in full.
-fn notice_printer() -> impl FnMut(Notice) {
+fn notice_printer() -> impl FnMut(&Notice) {
     const SHOWN: usize = 20;
     let mut count = 0usize;
-    move |notice| {
-        count += 1;
-        match notice {
-            Notice::TableCorrected {
-                heap,
-                value,
-                rare,
-                table_len,
-            } if count <= SHOWN => {
-                let what = if rare {
+    move |notice| match notice {
+        Notice::TableCorrected {
+            heap,
+            value,
+            rare,
+            table_len,
+        } => {
+            count += 1;
+            if count <= SHOWN {
+                let what = if *rare {
                     "new rare value"
                 } else {
                     "not rare after all"
@@ -82,45 +115,223 @@ fn notice_printer() -> impl FnMut(Notice) {
                     "octal: {what}: G({heap}) = {value}; rare table rebuilt ({table_len} entries), recomputing from heap {}",
                     heap + 1
                 );
-            }
-            Notice::TableCorrected { .. } if count == SHOWN + 1 => {
+            } else if count == SHOWN + 1 {
                 eprintln!("octal: more rare values found; further ones are not shown");
             }
-            Notice::Widened { bits } => {
-                eprintln!("octal: values need {bits} bits: codes widened, engine rebuilt");
-            }
-            Notice::StaleBuildTable => {
-                eprintln!("octal: the game's build-time rare table is stale (a rare value it lacks was found): continuing on the generic engine with the updated table");
-            }
-            _ => {}
         }
+        Notice::Widened { bits } => {
+            eprintln!("octal: values need {bits} bits: codes widened, engine rebuilt");
+        }
+        Notice::StaleBuildTable => {
+            eprintln!("octal: the game's build-time rare table is stale (a rare value it lacks was found): continuing on the generic engine with the updated table");
+        }
+        Notice::Discovered(_) => {}
+    }
+}
+
+/// A run directory being written: the lock, the value file, the checkpoint and its pace.
+struct Session {
+    run: RunDir,
+    writer: ValueWriter,
+    checkpoint: Checkpoint,
+    pace: Pace,
+}
+
+impl Session {
+    /// Makes the values `g` durable and records them in the checkpoint.
+    fn save(&mut self, g: &[u16], all: bool, elapsed: f64) -> Result<(), StoreError> {
+        self.checkpoint.count = self.writer.sync(g, all)?;
+        self.checkpoint.elapsed = elapsed;
+        self.run.write_checkpoint(&self.checkpoint)
     }
 }
 
 fn solve_command(cfg: cli::SolveConfig) -> Result<()> {
+    let session = match &cfg.out {
+        None => None,
+        Some(dir) => {
+            let run = RunDir::open(dir, true)?;
+            if run.has_run() {
+                return Err(InputError(format!(
+                    "{} already holds a run: continue it with `octal resume {}`",
+                    dir.display(),
+                    dir.display()
+                ))
+                .into());
+            }
+            let code = cfg.request.code.to_string();
+            let width = 2;
+            let writer = run.writer(&code, width, &[])?;
+            let checkpoint = Checkpoint {
+                format: store::FORMAT,
+                code,
+                n: cfg.request.n,
+                engine: engine_arg(cfg.request.engine).to_string(),
+                check_period: cfg.request.check_period,
+                count: 0,
+                width,
+                elapsed: 0.0,
+                corrections: 0,
+                finished: false,
+                sparse: "none".into(),
+                mask: 0,
+                domain_k: 0,
+            };
+            run.write_checkpoint(&checkpoint)?;
+            Some(Session {
+                run,
+                writer,
+                checkpoint,
+                pace: Pace::new(cfg.checkpoint_every),
+            })
+        }
+    };
+    execute(cfg, session, 0.0, 0)
+}
+
+fn engine_arg(e: solve::EngineChoice) -> &'static str {
+    match e {
+        solve::EngineChoice::Auto => "auto",
+        solve::EngineChoice::Exact => "exact",
+        solve::EngineChoice::Generic => "generic",
+        solve::EngineChoice::Unrolled => "unrolled",
+    }
+}
+
+fn resume_command(args: &cli::ResumeArgs) -> Result<()> {
+    let run = RunDir::open(&args.dir, false)?;
+    let checkpoint = run.checkpoint()?;
+    let values = run.read_values(&checkpoint)?;
+    let code = cli::parse_code(&checkpoint.code)?;
+    let n = match &args.n {
+        Some(n) => cli::parse_count("-n", n)?,
+        None => checkpoint.n,
+    };
+    if n < values.len() {
+        return Err(InputError(format!(
+            "-n {n}: the run already holds {} values; give at least that many",
+            values.len()
+        ))
+        .into());
+    }
+    cli::check_memory("-n", n)?;
+    let mut request = solve::Request::new(code, n);
+    request.engine = match checkpoint.engine.as_str() {
+        "exact" => solve::EngineChoice::Exact,
+        "generic" => solve::EngineChoice::Generic,
+        "unrolled" => solve::EngineChoice::Unrolled,
+        _ => solve::EngineChoice::Auto,
+    };
+    request.check_period = checkpoint.check_period;
+    let writer = run.writer(&checkpoint.code, checkpoint.width, &values)?;
+    request.resume = values;
+    let cfg = cli::SolveConfig {
+        request,
+        threads: cli::validate_threads(args.run.threads)?,
+        json: args.run.json,
+        values: None,
+        out: Some(args.dir.clone()),
+        quiet: args.run.quiet,
+        checkpoint_every: cli::validate_secs(args.run.checkpoint_secs)?,
+    };
+    let (elapsed, corrections) = (checkpoint.elapsed, checkpoint.corrections);
+    let mut checkpoint = checkpoint;
+    checkpoint.n = n;
+    checkpoint.finished = false;
+    let session = Session {
+        run,
+        writer,
+        checkpoint,
+        pace: Pace::new(cfg.checkpoint_every),
+    };
+    execute(cfg, Some(session), elapsed, corrections)
+}
+
+/// A progress bar on stderr when it is a terminal (and not `--quiet`): heaps, rate, ETA, the
+/// largest value so far and the rare values found.
+fn progress_bar(n: usize, quiet: bool) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(n as u64), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} heaps, {per_sec}, ETA {eta} {msg}",
+        )
+        .expect("a valid template"),
+    );
+    bar
+}
+
+/// Runs a configured solve (fresh or resumed), with its run directory if any, and prints it.
+fn execute(
+    cfg: cli::SolveConfig,
+    mut session: Option<Session>,
+    elapsed_before: f64,
+    corrections_before: usize,
+) -> Result<()> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
         .build()
         .context("cannot start the worker threads")?;
     let start = Instant::now();
-    let mut corrections = 0usize;
+    let corrections = AtomicUsize::new(corrections_before);
     let mut print = notice_printer();
+    let bar = progress_bar(cfg.request.n, cfg.quiet);
+    let (mut max, mut seen) = (0u16, 0usize);
+    let space = std::sync::OnceLock::new();
     let solution = pool.install(|| {
-        solve::solve(&cfg.request, &mut |notice| {
-            if matches!(notice, Notice::TableCorrected { .. }) {
-                corrections += 1;
-            }
-            print(notice)
-        })
+        solve::solve_watched(
+            &cfg.request,
+            &mut |notice| {
+                match &notice {
+                    Notice::TableCorrected { .. } => {
+                        corrections.fetch_add(1, Relaxed);
+                    }
+                    Notice::Discovered(s) => {
+                        let _ = space.set(*s);
+                    }
+                    _ => {}
+                }
+                print(&notice)
+            },
+            &mut |g| {
+                max = g[seen.min(g.len())..].iter().copied().fold(max, u16::max);
+                seen = g.len();
+                bar.set_position(g.len() as u64);
+                bar.set_message(format!(
+                    "largest {max}, {} new rare",
+                    corrections.load(Relaxed)
+                ));
+                if let Some(s) = session.as_mut() {
+                    if s.pace.due() {
+                        s.checkpoint.set_space(space.get().copied().flatten());
+                        s.checkpoint.corrections = corrections.load(Relaxed);
+                        s.save(g, false, elapsed_before + start.elapsed().as_secs_f64())?;
+                    }
+                }
+                Ok(())
+            },
+        )
     });
+    bar.finish_and_clear();
     let solution = match solution {
-        Err(e @ solve::SolveError::NoSparseSpace(_))
-        | Err(e @ solve::SolveError::ExactTooLarge { .. }) => {
-            return Err(InputError(e.to_string()).into())
-        }
+        Err(
+            e @ (SolveError::NoSparseSpace(_)
+            | SolveError::ExactTooLarge { .. }
+            | SolveError::NoUnrolled(_)),
+        ) => return Err(InputError(e.to_string()).into()),
         other => other?,
     };
-    let seconds = start.elapsed().as_secs_f64();
+    let seconds = elapsed_before + start.elapsed().as_secs_f64();
+    if let Some(s) = session.as_mut() {
+        if solution.verified {
+            s.checkpoint.set_space(solution.space);
+            s.checkpoint.corrections = corrections.load(Relaxed);
+            s.checkpoint.finished = true;
+            s.save(&solution.values, true, seconds)?;
+        }
+    }
     if let Some(path) = &cfg.values {
         let file = std::fs::File::create(path)
             .with_context(|| format!("cannot write the values to {}", path.display()))?;
@@ -133,13 +344,74 @@ fn solve_command(cfg: cli::SolveConfig) -> Result<()> {
         solution: &solution,
         threads: cfg.threads,
         seconds,
-        corrections,
+        corrections: corrections.load(Relaxed),
     };
     let mut out = std::io::stdout().lock();
     if cfg.json {
         writeln!(out, "{}", report.json())?;
     } else {
         write!(out, "{}", report.human())?;
+    }
+    Ok(())
+}
+
+fn status_command(args: &cli::StatusArgs) -> Result<()> {
+    let (c, values) = store::check(&args.dir)?;
+    let code = cli::parse_code(&c.code)?;
+    let space = c.space();
+    let summary = Summary::of(&values, space.as_ref());
+    let period = solver::period::PeriodSearch::new(code.t(), 64).feed(&values);
+    let state = if c.finished { "finished" } else { "unfinished" };
+    if args.json {
+        let mut j = report::summary_json(&code, &summary, space.as_ref(), period);
+        j["run"] = serde_json::json!({
+            "dir": args.dir.display().to_string(),
+            "state": state,
+            "target_n": c.n,
+            "engine": c.engine,
+            "elapsed_seconds": c.elapsed,
+            "table_corrections": c.corrections,
+        });
+        println!("{j}");
+    } else {
+        println!(
+            "run directory {}: {state}, {} of {} heaps, {:.1} s computed",
+            args.dir.display(),
+            values.len(),
+            c.n,
+            c.elapsed
+        );
+        print!(
+            "{}",
+            report::summary_lines(&summary, space.as_ref(), period, true)
+        );
+    }
+    Ok(())
+}
+
+fn export_command(args: &cli::ExportArgs) -> Result<()> {
+    let (_, values) = store::check(&args.dir)?;
+    let from = cli::parse_count_or_zero("--from", &args.from)?;
+    let to = match &args.to {
+        Some(t) => cli::parse_count("--to", t)?,
+        None => values.len(),
+    };
+    if from >= to || to > values.len() {
+        return Err(InputError(format!(
+            "--from {from} --to {to}: the run holds heaps 0 .. {}",
+            values.len()
+        ))
+        .into());
+    }
+    let slice = &values[from..to];
+    match &args.output {
+        Some(path) => {
+            let file = std::fs::File::create(path)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            solver::export::write(file, args.format, from, slice)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        None => solver::export::write(std::io::stdout().lock(), args.format, from, slice)?,
     }
     Ok(())
 }

@@ -1,9 +1,10 @@
 //! What a finished run prints: the human summary in the style of the literature, the JSON object
 //! (a contract: users' scripts read these field names), and the OEIS b-file.
 
+use crate::period::Period;
 use crate::solve::Solution;
 use crate::summary::Summary;
-use octal_core::Code;
+use octal_core::{Code, SparseSpace};
 use serde_json::{json, Value};
 use std::io::{self, Write};
 
@@ -25,50 +26,22 @@ impl Report<'_> {
 
     /// The JSON object of `octal solve --json`.
     pub fn json(&self) -> Value {
-        let s = &self.summary;
-        let sparse = match (&self.solution.space, s.rare) {
-            (Some(space), Some((count, last, last_value))) => json!({
-                "kind": space.kind_name(),
-                "mask": format!("{:#x}", space.mask),
-                "rare_count": count,
-                "last_rare": last,
-                "last_rare_value": last_value,
-            }),
-            _ => json!({"kind": "none", "mask": null, "rare_count": null, "last_rare": null}),
-        };
-        let mut j = json!({
-            "code": self.code.to_string(),
-            "n": s.n,
-            "engine": self.solution.engine.name(),
-            "verified": self.solution.verified,
-            "fnv1a64": format!("{:016x}", s.fnv1a64),
-            "max_value": s.max_value,
-            "max_value_at": s.max_value_at,
-            "p_positions": s.p_positions,
-            "last_p_position": s.last_p_position,
-            "sparse": sparse,
-            "period": self.solution.period.map(|p| json!({
-                "period": p.period,
-                "preperiod": p.preperiod,
-                "last_exception": p.last_exception(),
-                "proved": true,
-                "checked_to": p.checked_to,
-            })),
-            "threads": self.threads,
-            "table_corrections": self.corrections,
-            "seconds": self.seconds,
-            "values_per_second": self.rate(),
-        });
-        if self.solution.period.is_none() {
-            j["searched_to"] = json!(s.n);
-        }
+        let s = &self.solution;
+        let period = if s.verified { s.period } else { None };
+        let mut j = summary_json(self.code, &self.summary, s.space.as_ref(), period);
+        j["engine"] = json!(s.engine.name());
+        j["verified"] = json!(s.verified);
+        j["threads"] = json!(self.threads);
+        j["table_corrections"] = json!(self.corrections);
+        j["seconds"] = json!(self.seconds);
+        j["values_per_second"] = json!(self.rate());
         j
     }
 
     /// The human summary.
     pub fn human(&self) -> String {
-        let s = &self.summary;
-        let status = if self.solution.verified {
+        let (s, sol) = (&self.summary, self.solution);
+        let status = if sol.verified {
             "verified"
         } else {
             "UNVERIFIED (--speculate-only)"
@@ -79,41 +52,93 @@ impl Report<'_> {
             s.n - 1,
             s.n
         );
-        out += &format!(
-            "  largest value   {} (first at n = {})\n",
-            s.max_value, s.max_value_at
-        );
-        out += &format!(
-            "  P-positions     {} (the last at n = {})\n",
-            s.p_positions, s.last_p_position
-        );
-        out += &match (&self.solution.space, s.rare) {
-            (Some(space), Some((count, last, v))) => format!(
-                "  sparse space    {space}: {count} rare values, the last G({last}) = {v}\n"
-            ),
-            _ => "  sparse space    none found\n".to_string(),
-        };
-        out += &match self.solution.period {
-            Some(p) => format!(
-                "  period          {}, preperiod {} (last exception {}): proved by the Octal Periodicity Theorem on heaps 0 .. {}\n",
-                p.period,
-                p.preperiod,
-                if p.preperiod == 0 { "none".to_string() } else { p.last_exception().to_string() },
-                p.checked_to - 1
-            ),
-            None if self.solution.verified => format!("  period          none proved in {} heaps\n", s.n),
-            None => "  period          not checked (values unverified)\n".to_string(),
-        };
-        out += &format!("  fnv1a64         {:016x}\n", s.fnv1a64);
+        out += &summary_lines(s, sol.space.as_ref(), sol.period, sol.verified);
         out += &format!(
             "  engine          {}, {} threads, {:.3} s, {:.0} values/s\n",
-            self.solution.engine.name(),
+            sol.engine.name(),
             self.threads,
             self.seconds,
             self.rate()
         );
         out
     }
+}
+
+/// The facts about a game's values (the fields of `solve --json` that do not depend on how they
+/// were computed).
+pub fn summary_json(
+    code: &Code,
+    s: &Summary,
+    space: Option<&SparseSpace>,
+    period: Option<Period>,
+) -> Value {
+    let sparse = match (space, s.rare) {
+        (Some(space), Some((count, last, last_value))) => json!({
+            "kind": space.kind_name(),
+            "mask": format!("{:#x}", space.mask),
+            "rare_count": count,
+            "last_rare": last,
+            "last_rare_value": last_value,
+        }),
+        _ => json!({"kind": "none", "mask": null, "rare_count": null, "last_rare": null}),
+    };
+    let mut j = json!({
+        "code": code.to_string(),
+        "n": s.n,
+        "fnv1a64": format!("{:016x}", s.fnv1a64),
+        "max_value": s.max_value,
+        "max_value_at": s.max_value_at,
+        "p_positions": s.p_positions,
+        "last_p_position": s.last_p_position,
+        "sparse": sparse,
+        "period": period.map(|p| json!({
+            "period": p.period,
+            "preperiod": p.preperiod,
+            "last_exception": p.last_exception(),
+            "proved": true,
+            "checked_to": p.checked_to,
+        })),
+    });
+    if period.is_none() {
+        j["searched_to"] = json!(s.n);
+    }
+    j
+}
+
+/// The lines of the human summary about a game's values; `checked` says whether the values
+/// were verified, so that periodicity could be looked at.
+pub fn summary_lines(
+    s: &Summary,
+    space: Option<&SparseSpace>,
+    period: Option<Period>,
+    checked: bool,
+) -> String {
+    let mut out = format!(
+        "  largest value   {} (first at n = {})\n",
+        s.max_value, s.max_value_at
+    );
+    out += &format!(
+        "  P-positions     {} (the last at n = {})\n",
+        s.p_positions, s.last_p_position
+    );
+    out += &match (space, s.rare) {
+        (Some(space), Some((count, last, v))) => {
+            format!("  sparse space    {space}: {count} rare values, the last G({last}) = {v}\n")
+        }
+        _ => "  sparse space    none found\n".to_string(),
+    };
+    out += &match period {
+        Some(p) => format!(
+            "  period          {}, preperiod {} (last exception {}): proved by the Octal Periodicity Theorem on heaps 0 .. {}\n",
+            p.period,
+            p.preperiod,
+            if p.preperiod == 0 { "none".to_string() } else { p.last_exception().to_string() },
+            p.checked_to - 1
+        ),
+        None if checked => format!("  period          none proved in {} heaps\n", s.n),
+        None => "  period          not checked (values unverified)\n".to_string(),
+    };
+    out + &format!("  fnv1a64         {:016x}\n", s.fnv1a64)
 }
 
 /// Writes values as an OEIS b-file: one line "n G(n)" per heap.

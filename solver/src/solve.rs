@@ -75,6 +75,8 @@ pub struct Request {
     pub discovery_max: usize,
     /// Stop as soon as a period is proved (`n` is then the most heaps computed).
     pub check_period: bool,
+    /// Proved values of a previous session (heaps 0 ..), to continue from.
+    pub resume: Vec<u16>,
 }
 
 impl Request {
@@ -87,6 +89,7 @@ impl Request {
             discovery_heaps: DISCOVERY_HEAPS,
             discovery_max: DISCOVERY_MAX,
             check_period: false,
+            resume: Vec::new(),
         }
     }
 }
@@ -106,6 +109,8 @@ pub enum Notice {
     Widened { bits: u32 },
     /// The game's build-time table lacked a rare value: the run goes on with the generic loop.
     StaleBuildTable,
+    /// Discovery found this sparse space (or none); the engines start.
+    Discovered(Option<SparseSpace>),
 }
 
 /// The result of a run.
@@ -121,7 +126,7 @@ pub struct Solution {
     pub period: Option<Period>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum SolveError {
     #[error(transparent)]
     Overflow(#[from] ValueOverflow),
@@ -131,6 +136,9 @@ pub enum SolveError {
     NoSparseSpace(Code),
     #[error("the exact engine is O(n^2) and is limited to {EXACT_MAX} heaps ({n} asked for)")]
     ExactTooLarge { n: usize },
+    /// The watcher of a run failed (writing a run directory, say).
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
     #[error("{0} has no unrolled engine: games/ does not specialise it (`octal games` lists those that are)")]
     NoUnrolled(Code),
 }
@@ -139,6 +147,16 @@ pub enum SolveError {
 /// at most `req.n`), and the period they prove, if any. Parallel parts run on the current rayon
 /// pool.
 pub fn solve(req: &Request, notify: &mut dyn FnMut(Notice)) -> Result<Solution, SolveError> {
+    solve_watched(req, notify, &mut |_| Ok(()))
+}
+
+/// [`solve`], showing `watch` the proved values (all heaps from 0) each time they grow; an error
+/// from `watch` ends the run with that error.
+pub fn solve_watched(
+    req: &Request,
+    notify: &mut dyn FnMut(Notice),
+    watch: &mut dyn FnMut(&[u16]) -> Result<(), SolveError>,
+) -> Result<Solution, SolveError> {
     let rules = req.code.rules();
     // Discovery grows its range only while the run needs the heaps and they prove no period.
     let (mut g, space) = sparse::discover_growing(
@@ -147,6 +165,7 @@ pub fn solve(req: &Request, notify: &mut dyn FnMut(Notice)) -> Result<Solution, 
         req.n.min(req.discovery_max),
         &mut |g| PeriodSearch::new(rules.t, SEARCH_WINDOW).feed(g).is_some(),
     )?;
+    notify(Notice::Discovered(space));
     // The game's unrolled loop, when games/ has one for the space found.
     let game = games::find(&req.code).filter(|d| d.space.is_some() && d.space == space);
     let kernel = game.and_then(|d| d.unrolled.as_ref().ok());
@@ -169,9 +188,24 @@ pub fn solve(req: &Request, notify: &mut dyn FnMut(Notice)) -> Result<Solution, 
     };
     let window = seed.as_ref().map_or(0, |t| t.last_heap() + rules.t + 1);
     let mut search = PeriodSearch::new(rules.t, window.max(SEARCH_WINDOW));
-    // Feeds proved values to the search; true when the run may stop.
-    let mut proved = |g: &[u16]| search.feed(g).is_some() && req.check_period;
+    // Shows proved values to the watcher and the search; true when the run may stop.
+    let mut proved = |g: &[u16]| -> Result<bool, SolveError> {
+        if req.verify {
+            watch(g)?;
+        }
+        Ok(search.feed(g).is_some() && req.check_period)
+    };
     g.truncate(req.n);
+    if req.resume.len() > g.len() {
+        g.clear();
+        g.extend_from_slice(&req.resume[..req.resume.len().min(req.n)]);
+    }
+    // Rare heaps among proved values join the seed (a resumed run's corrections, say).
+    let seed = seed.map(|seed| {
+        let mut entries = seed.entries().to_vec();
+        entries.extend(RareTable::from_values(&space.expect("a seed has a space"), &g).entries());
+        RareTable::from_entries(entries)
+    });
     let (engine, table) = match (space, seed, engine) {
         (Some(space), Some(seed), Engine::Generic | Engine::Unrolled) => {
             // The engine continues after discovery's exact values.
@@ -195,7 +229,7 @@ pub fn solve(req: &Request, notify: &mut dyn FnMut(Notice)) -> Result<Solution, 
             if limit > EXACT_MAX {
                 return Err(SolveError::ExactTooLarge { n: req.n });
             }
-            while !proved(&g) && g.len() < limit {
+            while !proved(&g)? && g.len() < limit {
                 let next = (g.len() + EXACT_BLOCK).min(limit);
                 exact::extend(&rules, &mut g, next)?;
             }
@@ -239,7 +273,7 @@ pub fn speculate_verify(
     n: usize,
     verify: bool,
     notify: &mut dyn FnMut(Notice),
-    stop: &mut dyn FnMut(&[u16]) -> bool,
+    stop: &mut dyn FnMut(&[u16]) -> Result<bool, SolveError>,
 ) -> Result<RareTable, SolveError> {
     let mut run = Run::new(rules, space, table, bits.max(value_bits(0)), kernel);
     run.extend(g, n, verify, notify, stop)?;
@@ -342,11 +376,11 @@ impl<'a> Run<'a> {
         n: usize,
         verify: bool,
         notify: &mut dyn FnMut(Notice),
-        stop: &mut dyn FnMut(&[u16]) -> bool,
+        stop: &mut dyn FnMut(&[u16]) -> Result<bool, SolveError>,
     ) -> Result<(), SolveError> {
         g.reserve(n.saturating_sub(g.len()));
         let mut verified = g.len();
-        if verify && stop(g) {
+        if verify && stop(g)? {
             return Ok(());
         }
         let mut block = MIN_BLOCK;
@@ -366,7 +400,7 @@ impl<'a> Run<'a> {
             match checked {
                 Ok(()) => {
                     verified = spec_from;
-                    if verify && stop(&g[..verified]) {
+                    if verify && stop(&g[..verified])? {
                         g.truncate(verified);
                         return Ok(());
                     }

@@ -31,7 +31,7 @@ fn officers_from_heap_0_matches_exact_to_1e5() {
             want.len(),
             true,
             &mut |_| {},
-            &mut |_| false,
+            &mut |_| Ok(false),
         )
         .unwrap();
         assert!(g == want, "{bits}-bit codes differ from the exact engine");
@@ -77,7 +77,7 @@ fn a_stale_table_costs_speed_not_correctness() {
         want.len(),
         true,
         &mut |n| found.push(n),
-        &mut |_| false,
+        &mut |_| Ok(false),
     )
     .unwrap();
     assert!(g == want);
@@ -114,7 +114,7 @@ fn a_stale_build_time_table_falls_back_to_the_generic_loop() {
         want.len(),
         true,
         &mut |n| notices.push(n),
-        &mut |_| false,
+        &mut |_| Ok(false),
     )
     .unwrap();
     assert!(g == want);
@@ -160,7 +160,7 @@ proptest! {
         let mut entries = RareTable::from_values(&space, &want[..known]).entries().to_vec();
         entries.extend(bogus);
         let mut g = Vec::new();
-        speculate_verify(&rules, space, RareTable::from_entries(entries), 9, None, &mut g, n, true, &mut |_| {}, &mut |_| false)
+        speculate_verify(&rules, space, RareTable::from_entries(entries), 9, None, &mut g, n, true, &mut |_| {}, &mut |_| Ok(false))
             .unwrap();
         prop_assert!(g == want, "{} with {:?} differs", code, space);
     }

@@ -1,0 +1,443 @@
+//! Run directories: what a long run leaves on disk, so that it can be killed at any moment and
+//! resumed with nothing lost and nothing silently wrong.
+//!
+//! A run directory holds
+//! * `values.bin`: a 64-byte header (magic `OCTALVAL`, format version, value width in bytes,
+//!   values per block, the canonical code) and then blocks of `BLOCK` values (the last one may
+//!   be shorter), each followed by the FNV-1a 64 checksum of its bytes;
+//! * `checkpoint.json`: the run's request and how far the value file is durable, replaced
+//!   atomically (written beside, synced, renamed) only after the values it counts are synced;
+//! * `lock`: held (an exclusive file lock) by the process writing the directory.
+//!
+//! A kill leaves at worst bytes past the checkpoint's count, which resume cuts off. A truncated or
+//! corrupted file is found by its checksums and reported with the file and the block.
+
+use octal_core::fnv::Fnv1a64;
+use serde::{Deserialize, Serialize};
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Values per block of the value file.
+pub const BLOCK: usize = 1 << 16;
+/// The value file's format version.
+pub const FORMAT: u32 = 1;
+const MAGIC: &[u8; 8] = b"OCTALVAL";
+const HEADER: usize = 64;
+/// The longest code the header holds (a point and 32 digits, with d0).
+const CODE_BYTES: usize = 40;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The directory or a file in it is damaged or not a run directory (bad input: exit 2).
+    #[error("{file}: {what}")]
+    Corrupt { file: PathBuf, what: String },
+    /// Another process holds the directory.
+    #[error("{0} is in use by another octal process (its lock is held)")]
+    Locked(PathBuf),
+    /// Reading or writing failed (a full disk, permissions: exit 1).
+    #[error("{file}: {source}")]
+    Io { file: PathBuf, source: io::Error },
+}
+
+fn io_err(file: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
+    move |source| StoreError::Io {
+        file: file.to_path_buf(),
+        source,
+    }
+}
+
+fn corrupt(file: &Path, what: impl Into<String>) -> StoreError {
+    StoreError::Corrupt {
+        file: file.to_path_buf(),
+        what: what.into(),
+    }
+}
+
+/// What a run was asked to do and how far it got: enough to continue it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    pub format: u32,
+    /// The canonical code.
+    pub code: String,
+    /// Heaps the run is to compute (the most, with `check_period`).
+    pub n: usize,
+    /// "auto", "exact", "generic" or "unrolled".
+    pub engine: String,
+    pub check_period: bool,
+    /// Values durable in `values.bin`.
+    pub count: usize,
+    /// Bytes per value in `values.bin`.
+    pub width: u8,
+    /// Seconds of computation so far, over all sessions.
+    pub elapsed: f64,
+    /// Table corrections so far (new rare values found by the verifier).
+    pub corrections: usize,
+    /// Whether the run reached its end (its `n`, or the proof of a period).
+    pub finished: bool,
+    /// The sparse space discovery found: "range", "domain" or "none", the mask, and for the
+    /// domain type the index of the breaking digit.
+    pub sparse: String,
+    pub mask: u16,
+    pub domain_k: usize,
+}
+
+impl Checkpoint {
+    /// The sparse space recorded.
+    pub fn space(&self) -> Option<octal_core::SparseSpace> {
+        use octal_core::{SparseKind, SparseSpace};
+        let kind = match self.sparse.as_str() {
+            "range" => SparseKind::Range,
+            "domain" => SparseKind::Domain { k: self.domain_k },
+            _ => return None,
+        };
+        Some(SparseSpace {
+            kind,
+            mask: self.mask,
+        })
+    }
+
+    /// Records a sparse space.
+    pub fn set_space(&mut self, space: Option<octal_core::SparseSpace>) {
+        use octal_core::SparseKind;
+        self.sparse = space.map_or("none", |s| s.kind_name()).to_string();
+        self.mask = space.map_or(0, |s| s.mask);
+        self.domain_k = match space.map(|s| s.kind) {
+            Some(SparseKind::Domain { k }) => k,
+            _ => 0,
+        };
+    }
+}
+
+/// An open run directory, locked for this process.
+pub struct RunDir {
+    dir: PathBuf,
+    _lock: File,
+}
+
+impl RunDir {
+    /// Opens (creating it when `create`) and locks a run directory.
+    pub fn open(dir: &Path, create: bool) -> Result<RunDir, StoreError> {
+        if create {
+            fs::create_dir_all(dir).map_err(io_err(dir))?;
+        } else if !dir.is_dir() {
+            return Err(corrupt(dir, "no such run directory"));
+        }
+        let path = dir.join("lock");
+        let lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(io_err(&path))?;
+        match lock.try_lock() {
+            Ok(()) => {}
+            Err(fs::TryLockError::WouldBlock) => return Err(StoreError::Locked(dir.to_path_buf())),
+            Err(fs::TryLockError::Error(e)) => return Err(io_err(&path)(e)),
+        }
+        Ok(RunDir {
+            dir: dir.to_path_buf(),
+            _lock: lock,
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+
+    fn checkpoint_path(&self) -> PathBuf {
+        self.dir.join("checkpoint.json")
+    }
+
+    fn values_path(&self) -> PathBuf {
+        self.dir.join("values.bin")
+    }
+
+    /// Whether the directory already holds a run.
+    pub fn has_run(&self) -> bool {
+        self.checkpoint_path().exists()
+    }
+
+    /// Reads and checks the checkpoint.
+    pub fn checkpoint(&self) -> Result<Checkpoint, StoreError> {
+        read_checkpoint(&self.checkpoint_path())
+    }
+
+    /// Replaces the checkpoint atomically.
+    pub fn write_checkpoint(&self, c: &Checkpoint) -> Result<(), StoreError> {
+        let path = self.checkpoint_path();
+        let tmp = self.dir.join("checkpoint.json.tmp");
+        let text = serde_json::to_string_pretty(c).expect("a checkpoint serialises") + "\n";
+        let mut f = File::create(&tmp).map_err(io_err(&tmp))?;
+        f.write_all(text.as_bytes()).map_err(io_err(&tmp))?;
+        f.sync_all().map_err(io_err(&tmp))?;
+        fs::rename(&tmp, &path).map_err(io_err(&path))?;
+        if let Ok(d) = File::open(&self.dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    }
+
+    /// Reads the `count` values the checkpoint vouches for, checking every block.
+    pub fn read_values(&self, c: &Checkpoint) -> Result<Vec<u16>, StoreError> {
+        read_values(&self.values_path(), c)
+    }
+
+    /// A writer that appends to the value file after its first `values.len()` values (cutting
+    /// off anything past them, such as a block a kill left half written).
+    pub fn writer(&self, code: &str, width: u8, values: &[u16]) -> Result<ValueWriter, StoreError> {
+        ValueWriter::open(&self.values_path(), code, width, values)
+    }
+}
+
+fn read_checkpoint(path: &Path) -> Result<Checkpoint, StoreError> {
+    let text = fs::read_to_string(path).map_err(|e| match e.kind() {
+        io::ErrorKind::NotFound => corrupt(path, "missing: this is not a run directory"),
+        _ => io_err(path)(e),
+    })?;
+    let c: Checkpoint = serde_json::from_str(&text)
+        .map_err(|e| corrupt(path, format!("not a valid checkpoint ({e})")))?;
+    if c.format != FORMAT {
+        return Err(corrupt(
+            path,
+            format!("format {} is not {FORMAT}", c.format),
+        ));
+    }
+    if !(c.width == 1 || c.width == 2) || c.count > c.n.max(c.count) {
+        return Err(corrupt(path, "inconsistent fields"));
+    }
+    Ok(c)
+}
+
+fn header(code: &str, width: u8) -> [u8; HEADER] {
+    let mut h = [0u8; HEADER];
+    h[..8].copy_from_slice(MAGIC);
+    h[8..12].copy_from_slice(&FORMAT.to_le_bytes());
+    h[12] = width;
+    h[16..20].copy_from_slice(&(BLOCK as u32).to_le_bytes());
+    let code = code.as_bytes();
+    h[24..24 + code.len().min(CODE_BYTES)].copy_from_slice(&code[..code.len().min(CODE_BYTES)]);
+    h
+}
+
+fn encode(values: &[u16], width: u8, out: &mut Vec<u8>) {
+    out.clear();
+    match width {
+        1 => out.extend(values.iter().map(|&v| v as u8)),
+        _ => out.extend(values.iter().flat_map(|v| v.to_le_bytes())),
+    }
+}
+
+fn checksum(bytes: &[u8]) -> u64 {
+    let mut h = Fnv1a64::new();
+    h.write(bytes);
+    h.finish()
+}
+
+fn read_values(path: &Path, c: &Checkpoint) -> Result<Vec<u16>, StoreError> {
+    let file = File::open(path).map_err(|e| match e.kind() {
+        io::ErrorKind::NotFound => corrupt(path, "missing"),
+        _ => io_err(path)(e),
+    })?;
+    let mut r = BufReader::with_capacity(1 << 20, file);
+    let mut h = [0u8; HEADER];
+    r.read_exact(&mut h)
+        .map_err(|_| corrupt(path, "truncated header"))?;
+    if h != header(&c.code, c.width) {
+        return Err(corrupt(
+            path,
+            "header does not match the checkpoint (code, width or format)",
+        ));
+    }
+    let width = c.width as usize;
+    let mut values = Vec::with_capacity(c.count);
+    let mut buf = vec![0u8; BLOCK * width];
+    let mut block = 0;
+    while values.len() < c.count {
+        let len = (c.count - values.len()).min(BLOCK);
+        let bytes = &mut buf[..len * width];
+        let mut sum = [0u8; 8];
+        r.read_exact(bytes)
+            .and_then(|_| r.read_exact(&mut sum))
+            .map_err(|_| {
+                corrupt(
+                    path,
+                    format!(
+                        "block {block}: truncated (the checkpoint counts {} values)",
+                        c.count
+                    ),
+                )
+            })?;
+        if checksum(bytes) != u64::from_le_bytes(sum) {
+            return Err(corrupt(path, format!("block {block}: checksum mismatch")));
+        }
+        match width {
+            1 => values.extend(bytes.iter().map(|&b| u16::from(b))),
+            _ => values.extend(
+                bytes
+                    .chunks_exact(2)
+                    .map(|b| u16::from_le_bytes([b[0], b[1]])),
+            ),
+        }
+        block += 1;
+    }
+    Ok(values)
+}
+
+/// Appends verified values to a value file block by block.
+pub struct ValueWriter {
+    path: PathBuf,
+    file: File,
+    width: u8,
+    /// Values written in full blocks.
+    written: usize,
+    bytes: Vec<u8>,
+}
+
+impl ValueWriter {
+    fn open(path: &Path, code: &str, width: u8, values: &[u16]) -> Result<ValueWriter, StoreError> {
+        let mut file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true)
+            .open(path)
+            .map_err(io_err(path))?;
+        // Keep the full blocks of `values`; the tail is written again when its block fills.
+        let full = values.len() / BLOCK * BLOCK;
+        let end = HEADER as u64 + (full / BLOCK) as u64 * (BLOCK as u64 * u64::from(width) + 8);
+        file.set_len(end).map_err(io_err(path))?;
+        file.seek(SeekFrom::Start(0)).map_err(io_err(path))?;
+        file.write_all(&header(code, width)).map_err(io_err(path))?;
+        file.seek(SeekFrom::Start(end)).map_err(io_err(path))?;
+        Ok(ValueWriter {
+            path: path.to_path_buf(),
+            file,
+            width,
+            written: full,
+            bytes: Vec::new(),
+        })
+    }
+
+    /// Writes the full blocks of `g` (all values from heap 0) not written yet; with `all`, the
+    /// last, shorter block too (the end of a run). Syncs and returns the values now durable.
+    pub fn sync(&mut self, g: &[u16], all: bool) -> Result<usize, StoreError> {
+        while g.len() - self.written >= BLOCK || (all && g.len() > self.written) {
+            let len = (g.len() - self.written).min(BLOCK);
+            encode(
+                &g[self.written..self.written + len],
+                self.width,
+                &mut self.bytes,
+            );
+            let sum = checksum(&self.bytes).to_le_bytes();
+            self.file
+                .write_all(&self.bytes)
+                .map_err(io_err(&self.path))?;
+            self.file.write_all(&sum).map_err(io_err(&self.path))?;
+            self.written += len;
+            if len < BLOCK {
+                break;
+            }
+        }
+        self.file.sync_data().map_err(io_err(&self.path))?;
+        Ok(self.written)
+    }
+}
+
+/// Decides when the next checkpoint is due.
+pub struct Pace {
+    every: Duration,
+    last: Instant,
+}
+
+impl Pace {
+    pub fn new(every: Duration) -> Pace {
+        Pace {
+            every,
+            last: Instant::now(),
+        }
+    }
+
+    /// True at most once per interval.
+    pub fn due(&mut self) -> bool {
+        let due = self.last.elapsed() >= self.every;
+        if due {
+            self.last = Instant::now();
+        }
+        due
+    }
+}
+
+/// Checks a run directory without changing it (no lock is taken): the checkpoint, the header and
+/// every block. Returns the checkpoint and the values.
+pub fn check(dir: &Path) -> Result<(Checkpoint, Vec<u16>), StoreError> {
+    if !dir.is_dir() {
+        return Err(corrupt(dir, "no such run directory"));
+    }
+    let c = read_checkpoint(&dir.join("checkpoint.json"))?;
+    let values = read_values(&dir.join("values.bin"), &c)?;
+    Ok((c, values))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn checkpoint(count: usize) -> Checkpoint {
+        Checkpoint {
+            format: FORMAT,
+            code: "0.6".into(),
+            n: 1 << 20,
+            engine: "auto".into(),
+            check_period: false,
+            count,
+            width: 2,
+            elapsed: 0.0,
+            corrections: 0,
+            finished: false,
+            sparse: "range".into(),
+            mask: 0x1ee,
+            domain_k: 0,
+        }
+    }
+
+    #[test]
+    fn values_round_trip_and_damage_is_found() {
+        let dir = std::env::temp_dir().join(format!("octal-store-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let run = RunDir::open(&dir, true).unwrap();
+        let g: Vec<u16> = (0..(2 * BLOCK + 5) as u32)
+            .map(|i| (i * 7 % 300) as u16)
+            .collect();
+        let mut w = run.writer("0.6", 2, &[]).unwrap();
+        assert_eq!(w.sync(&g[..BLOCK + 3], false).unwrap(), BLOCK);
+        assert_eq!(w.sync(&g, true).unwrap(), g.len());
+        let c = checkpoint(g.len());
+        run.write_checkpoint(&c).unwrap();
+        assert_eq!(run.read_values(&c).unwrap(), g);
+        assert!(matches!(
+            RunDir::open(&dir, false),
+            Err(StoreError::Locked(_))
+        ));
+        // A resumed writer cuts the short block off and writes it again.
+        let mut w = run.writer("0.6", 2, &g).unwrap();
+        assert_eq!(w.sync(&g, true).unwrap(), g.len());
+        assert_eq!(check(&dir).unwrap().1, g);
+        // Flip one byte of block 1.
+        let path = dir.join("values.bin");
+        let mut bytes = fs::read(&path).unwrap();
+        bytes[HEADER + (BLOCK * 2 + 8) + 10] ^= 1;
+        fs::write(&path, &bytes).unwrap();
+        let e = check(&dir).unwrap_err().to_string();
+        assert!(e.ends_with("values.bin: block 1: checksum mismatch"), "{e}");
+        fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
+        let e = check(&dir).unwrap_err().to_string();
+        assert!(
+            e.contains("block 1: checksum mismatch") || e.contains("block 2: truncated"),
+            "{e}"
+        );
+        drop(run);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,253 @@
+//! Long runs: a run directory survives SIGKILL at random moments, damage is found and named, two
+//! writers are refused, and a failed write leaves the last checkpoint valid.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+const OCTAL: &str = env!("CARGO_BIN_EXE_octal");
+
+fn octal(args: &[&str]) -> Output {
+    Command::new(OCTAL)
+        .args(args)
+        .output()
+        .expect("the octal binary runs")
+}
+
+fn json(out: &Output) -> Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+fn fresh_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("octal-runs-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// The fields that must not depend on interruptions.
+fn result(j: &Value) -> Vec<Value> {
+    [
+        "code",
+        "n",
+        "engine",
+        "fnv1a64",
+        "max_value",
+        "max_value_at",
+        "p_positions",
+        "last_p_position",
+        "sparse",
+        "period",
+    ]
+    .iter()
+    .map(|k| j[k].clone())
+    .collect()
+}
+
+/// A small xorshift generator, seeded from the clock (the seed is printed on failure).
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+fn run_and_kill(args: &[&str], after: Duration) {
+    let mut child = Command::new(OCTAL)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    let _ = child.kill(); // SIGKILL
+    let _ = child.wait();
+}
+
+#[test]
+fn sigkill_at_random_moments_loses_nothing() {
+    let n = "2^20";
+    let whole = json(&octal(&["solve", ".6", "-n", n, "--json", "-q"]));
+    let dir = fresh_dir("kill");
+    let d = dir.to_str().unwrap();
+    let seed = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_nanos() as u64
+        | 1;
+    let mut rng = Rng(seed);
+    run_and_kill(
+        &[
+            "solve",
+            ".6",
+            "-n",
+            n,
+            "--out",
+            d,
+            "--checkpoint-secs",
+            "0.05",
+            "-q",
+        ],
+        Duration::from_millis(300 + rng.below(900)),
+    );
+    for _ in 0..8 {
+        run_and_kill(
+            &["resume", d, "--checkpoint-secs", "0.05", "-q"],
+            Duration::from_millis(100 + rng.below(900)),
+        );
+        let check = octal(&["check", d]);
+        assert!(
+            check.status.success(),
+            "seed {seed}: {}",
+            String::from_utf8_lossy(&check.stderr)
+        );
+    }
+    let resumed = json(&octal(&["resume", d, "--json", "-q"]));
+    assert_eq!(result(&resumed), result(&whole), "seed {seed}");
+    // A finished run continues to a larger n, as if it had been asked for at once.
+    let longer = json(&octal(&["resume", d, "-n", "1200000", "--json", "-q"]));
+    let direct = json(&octal(&["solve", ".6", "-n", "1200000", "--json", "-q"]));
+    assert_eq!(result(&longer), result(&direct));
+    let status = json(&octal(&["status", d, "--json"]));
+    assert_eq!(status["fnv1a64"], direct["fnv1a64"]);
+    assert_eq!(status["run"]["state"], "finished");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn finished_run(name: &str) -> PathBuf {
+    let dir = fresh_dir(name);
+    let out = octal(&[
+        "solve",
+        ".16",
+        "-n",
+        "300000",
+        "--out",
+        dir.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(out.status.success());
+    dir
+}
+
+fn assert_damage(dir: &Path, message: &str) {
+    for cmd in ["check", "resume", "status"] {
+        let out = octal(&[cmd, dir.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{cmd}: {err}");
+        assert_eq!(err.lines().count(), 1, "{cmd}: {err}");
+        assert!(
+            err.contains(message),
+            "{cmd}: expected {message:?} in {err}"
+        );
+    }
+}
+
+#[test]
+fn damage_is_found_and_named() {
+    let dir = finished_run("damage");
+    let values = dir.join("values.bin");
+    let good = std::fs::read(&values).unwrap();
+    // One flipped byte in block 3 (64-byte header, blocks of 2^16 two-byte values + checksum).
+    let mut bad = good.clone();
+    bad[64 + 3 * (2 * 65536 + 8) + 100] ^= 0x40;
+    std::fs::write(&values, &bad).unwrap();
+    assert_damage(&dir, "values.bin: block 3: checksum mismatch");
+    // Truncated inside block 4.
+    std::fs::write(&values, &good[..good.len() - 1000]).unwrap();
+    assert_damage(&dir, "values.bin: block 4: truncated");
+    std::fs::remove_file(&values).unwrap();
+    assert_damage(&dir, "values.bin: missing");
+    std::fs::write(&values, &good).unwrap();
+    let checkpoint = dir.join("checkpoint.json");
+    let text = std::fs::read_to_string(&checkpoint).unwrap();
+    std::fs::write(&checkpoint, &text[..text.len() / 2]).unwrap();
+    assert_damage(&dir, "checkpoint.json: not a valid checkpoint");
+    std::fs::remove_file(&checkpoint).unwrap();
+    assert_damage(&dir, "checkpoint.json: missing");
+    std::fs::write(&checkpoint, &text).unwrap();
+    assert!(octal(&["check", dir.to_str().unwrap()]).status.success());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn one_writer_at_a_time() {
+    let dir = fresh_dir("lock");
+    let d = dir.to_str().unwrap();
+    let mut first = Command::new(OCTAL)
+        .args(["solve", ".6", "-n", "2^22", "--out", d, "-q"])
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(800));
+    let second = octal(&["resume", d]);
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(1), "{err}");
+    assert!(err.contains("in use by another octal process"), "{err}");
+    let again = octal(&["solve", ".6", "--out", d]);
+    assert_ne!(again.status.code(), Some(0));
+    first.kill().unwrap();
+    first.wait().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A write that fails (the file-size limit stands in for a full disk: the kernel refuses the
+/// write with EFBIG) ends the run with status 1 and leaves the last checkpoint valid.
+#[test]
+fn a_failed_write_keeps_the_last_checkpoint() {
+    let dir = fresh_dir("full");
+    let d = dir.to_str().unwrap();
+    let script = format!("trap '' XFSZ; ulimit -f 700; exec {OCTAL} solve .6 -n 2^20 --out {d} --checkpoint-secs 0.05 -q");
+    let out = Command::new("sh").args(["-c", &script]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("values.bin"), "{err}");
+    let check = octal(&["check", d]);
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+    let resumed = json(&octal(&["resume", d, "--json", "-q"]));
+    let whole = json(&octal(&["solve", ".6", "-n", "2^20", "--json", "-q"]));
+    assert_eq!(result(&resumed), result(&whole));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn export_formats() {
+    let dir = finished_run("export");
+    let d = dir.to_str().unwrap();
+    let b = octal(&[
+        "export", d, "--format", "bfile", "--from", "13930", "--to", "13940",
+    ]);
+    let text = String::from_utf8_lossy(&b.stdout);
+    assert_eq!(text.lines().count(), 10);
+    assert!(text.lines().any(|l| l == "13935 6"), "{text}"); // the last rare value of .16
+                                                             // The other formats carry the same values as the b-file.
+    let bfile = octal(&["export", d, "--to", "40"]);
+    let g: Vec<u16> = String::from_utf8_lossy(&bfile.stdout)
+        .lines()
+        .map(|l| l.split_once(' ').unwrap().1.parse().unwrap())
+        .collect();
+    assert_eq!(g.len(), 40);
+    let csv = octal(&["export", d, "--format", "csv", "--to", "40"]);
+    let want: String = std::iter::once("n,g\n".to_string())
+        .chain(g.iter().enumerate().map(|(n, v)| format!("{n},{v}\n")))
+        .collect();
+    assert_eq!(String::from_utf8_lossy(&csv.stdout), want);
+    let bin = octal(&["export", d, "--format", "bin", "--from", "2", "--to", "40"]);
+    let want: Vec<u8> = g[2..].iter().flat_map(|v| v.to_le_bytes()).collect();
+    assert_eq!(bin.stdout, want);
+    let bad = octal(&["export", d, "--to", "999999999"]);
+    assert_eq!(bad.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
