@@ -3,7 +3,9 @@
 //! values are checked against the classic ones (fnv1a64) before a figure is printed.
 
 use crate::cli::{self, BenchArgs};
-use crate::solve::{self, Request};
+use crate::period::PeriodSearch;
+use crate::solve::{self, EngineChoice, Request};
+use octal_core::Code;
 use anyhow::{bail, Context, Result};
 use octal_core::classic::Classic;
 use octal_core::exact;
@@ -61,6 +63,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let run_solve = |n: usize, verify: bool, on: &rayon::ThreadPool| -> Result<Timing> {
         let mut req = Request::new(code.clone(), n);
         req.verify = verify;
+        req.engine = EngineChoice::Generic;
         let (sol, seconds) = timed(|| Ok(on.install(|| solve::solve(&req, &mut |_| {}))?))?;
         Ok(Timing {
             seconds,
@@ -109,10 +112,74 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             "fnv1a64": format!("{:016x}", c.fnv),
         }));
     }
+    let extra = engines_and_periods(&code, n_max, threads, &one, &all)?;
     if let Some(path) = &args.json {
-        let doc = json!({"code": code.to_string(), "threads": threads, "rows": rows});
+        let doc = json!({"code": code.to_string(), "threads": threads, "rows": rows, "engines_and_periods": extra});
         std::fs::write(path, format!("{doc:#}\n"))
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
+}
+
+/// The unrolled loop against the generic one (speculative pass, one thread), the verified rate
+/// of the auto engine, the cost of period detection on that run, and the time to prove `.16`.
+fn engines_and_periods(
+    code: &Code,
+    n: usize,
+    threads: usize,
+    one: &rayon::ThreadPool,
+    all: &rayon::ThreadPool,
+) -> Result<serde_json::Value> {
+    let run = |engine: EngineChoice, verify: bool, check_period: bool, code: &Code, on: &rayon::ThreadPool| {
+        let mut req = Request::new(code.clone(), n);
+        req.engine = engine;
+        req.verify = verify;
+        req.check_period = check_period;
+        timed(|| Ok(on.install(|| solve::solve(&req, &mut |_| {}))?))
+    };
+    let (generic, tg) = run(EngineChoice::Generic, false, false, code, one)?;
+    let unrolled = match crate::games::find(code).map(|g| g.unrolled.is_ok()) {
+        Some(true) => Some(run(EngineChoice::Unrolled, false, false, code, one)?),
+        _ => None,
+    };
+    let (auto, ta) = run(EngineChoice::Auto, true, false, code, all)?;
+    let window = auto.table.as_ref().map_or(64, |t| t.last_heap() + code.t() + 1);
+    let (_, tp) = timed(|| Ok(PeriodSearch::new(code.t(), window).feed(&auto.values)))?;
+    let dot16: Code = ".16".parse().expect("a code");
+    let mut req = Request::new(dot16.clone(), 1 << 20);
+    req.check_period = true;
+    let (p16, t16) = timed(|| Ok(all.install(|| solve::solve(&req, &mut |_| {}))?))?;
+    let rate = |t: f64| n as f64 / t;
+    println!("\n{code}, {n} heaps, speculative pass only, one thread:");
+    println!("  generic loop   {:>12.0} values/s", rate(tg));
+    if let Some((u, tu)) = &unrolled {
+        if fnv1a64_values(&u.values) != fnv1a64_values(&generic.values) {
+            bail!("the unrolled and generic loops disagree");
+        }
+        println!("  unrolled loop  {:>12.0} values/s ({:.2}x the generic loop)", rate(*tu), tg / tu);
+    }
+    println!(
+        "verified end to end, {} engine, {threads} threads: {:.0} values/s; period detection on those values {:.3} s ({:.2}% of the run)",
+        auto.engine.name(),
+        rate(ta),
+        tp,
+        100.0 * tp / ta
+    );
+    let p = p16.period.ok_or_else(|| anyhow::anyhow!(".16 was not proved periodic"))?;
+    println!(
+        ".16 proved: period {}, preperiod {}, {} heaps, {:.2} s with {threads} threads",
+        p.period, p.preperiod, p.checked_to, t16
+    );
+    Ok(json!({
+        "n": n,
+        "generic_speculative_values_per_second": rate(tg),
+        "unrolled_speculative_values_per_second": unrolled.as_ref().map(|u| rate(u.1)),
+        "verified_values_per_second": rate(ta),
+        "verified_engine": auto.engine.name(),
+        "period_detection_seconds": tp,
+        "period_detection_share": tp / ta,
+        "dot16_period": p.period,
+        "dot16_preperiod": p.preperiod,
+        "dot16_seconds": t16,
+    }))
 }
