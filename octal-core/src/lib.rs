@@ -2,7 +2,7 @@
 //!
 //! It parses codes ([`code`]), holds the exact reference engine ([`exact`]) and the classic
 //! rare-value algorithm ([`classic`]), discovers sparse spaces and keeps rare tables
-//! ([`sparse`]), compresses values ([`codec`]) and fingerprints value sequences ([`fnv`]).
+//! ([`sparse`]), compresses values ([`codec`]), lists the options the speculative engines apply ([`hot`]) and fingerprints value sequences ([`fnv`]).
 //! It has no heavy dependencies: the proc macro, the CUDA generator and the solver build on it.
 
 pub mod classic;
@@ -10,7 +10,9 @@ pub mod code;
 pub mod codec;
 pub mod exact;
 pub mod fnv;
+pub mod hot;
 pub mod sparse;
 
 pub use code::{Code, ParseCodeError, Rules};
+pub use hot::HotOptions;
 pub use sparse::{RareTable, SparseKind, SparseSpace};

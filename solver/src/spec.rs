@@ -10,7 +10,7 @@
 
 use octal_core::codec::Codec;
 use octal_core::exact::{self, Marks};
-use octal_core::{RareTable, Rules, SparseSpace};
+use octal_core::{HotOptions, RareTable, Rules, SparseSpace};
 use std::ops::BitXor;
 
 /// A code word of the window: `u8` or `u16`.
@@ -87,38 +87,20 @@ impl<W: Word> Speculator<W> {
         let table = table.sparse_only(&space);
         let codec = Codec::new(space);
         let codes = Codec::code_space(value_bits).min(W::CODES);
-        let mut entries = Vec::new();
-        for &i in &rules.breaking {
-            for &(a, r) in table.entries() {
-                if a >= 1 {
-                    entries.push((i + a, codec.encode(r)));
-                }
-            }
-        }
-        entries.sort_by_key(|e| e.0);
-        let singles: Vec<usize> = rules
-            .single
-            .iter()
-            .copied()
-            .filter(|&i| space.rare_parity(0) == space.rare_parity(i))
-            .collect();
-        let a_max = table.last_heap();
-        let reach = entries
-            .last()
-            .map_or(0, |e: &(usize, u16)| e.0)
-            .max(singles.last().copied().unwrap_or(0))
-            .max(1);
+        let hot = HotOptions::new(rules, &space, &table);
+        let reach = hot.reach();
         Speculator {
             rules: rules.clone(),
             space,
             codec,
-            hot_from: 2 * a_max + rules.t + 1,
+            hot_from: hot.hot_from,
             table,
-            entries: entries
+            entries: hot
+                .entries
                 .iter()
                 .map(|&(off, code)| ((off as u64) << 16) | u64::from(code))
                 .collect(),
-            singles,
+            singles: hot.singles,
             reach,
             seen: vec![0; codes.max(256)],
             stamp: 0,
