@@ -23,6 +23,19 @@ pub enum Command {
     Solve(SolveArgs),
     /// Measure the engines against the classic rare-value algorithm in one run.
     Bench(BenchArgs),
+    /// Print the GPU's device, memory, driver and NVRTC versions.
+    GpuInfo,
+    /// Print the code generated for a game (its rare table from discovery).
+    Codegen(CodegenArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CodegenArgs {
+    /// The octal code, such as .6.
+    pub code: String,
+    /// The CUDA C source of the GPU engine's kernels.
+    #[arg(long, required = true)]
+    pub cuda: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -30,6 +43,7 @@ pub enum EngineArg {
     Auto,
     Exact,
     Generic,
+    Gpu,
 }
 
 #[derive(Debug, Args)]
@@ -57,6 +71,9 @@ pub struct SolveArgs {
     /// The engine: auto picks the fastest that suits the game.
     #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
+    /// The GPU engine: the same as --engine gpu.
+    #[arg(long)]
+    pub gpu: bool,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -208,7 +225,14 @@ pub fn validate_solve(a: &SolveArgs) -> Result<SolveConfig, InputError> {
         EngineArg::Auto => EngineChoice::Auto,
         EngineArg::Exact => EngineChoice::Exact,
         EngineArg::Generic => EngineChoice::Generic,
+        EngineArg::Gpu => EngineChoice::Gpu,
     };
+    if a.gpu {
+        if !matches!(a.engine, EngineArg::Auto | EngineArg::Gpu) {
+            return Err(InputError("--gpu conflicts with --engine".into()));
+        }
+        request.engine = EngineChoice::Gpu;
+    }
     request.verify = !a.speculate_only;
     request.check_period = a.check_period;
     request.discovery_heaps = parse_count("--discover", &a.discover)?;

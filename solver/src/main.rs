@@ -48,7 +48,46 @@ fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Solve(args) => solve_command(cli::validate_solve(&args)?),
         Command::Bench(args) => solver::bench::run(&args),
+        Command::GpuInfo => gpu_info(),
+        Command::Codegen(args) => codegen(&args),
     }
+}
+
+/// `octal gpu-info`.
+#[cfg(feature = "gpu")]
+fn gpu_info() -> Result<()> {
+    let gpu = solver::gpu::device::Gpu::open()?;
+    for line in gpu.info()? {
+        println!("{line}");
+    }
+    Ok(())
+}
+
+#[cfg(not(feature = "gpu"))]
+fn gpu_info() -> Result<()> {
+    Err(solver::gpu::GpuError::NotBuilt.into())
+}
+
+/// `octal codegen CODE --cuda`: the kernels for the rare table that discovery finds.
+fn codegen(args: &cli::CodegenArgs) -> Result<()> {
+    let code = cli::parse_code(&args.code)?;
+    let req = solve::Request::new(code.clone(), solve::DISCOVERY_HEAPS);
+    let solution = solve::solve(&req, &mut |_| {})?;
+    let (Some(space), Some(table)) = (solution.space, solution.table) else {
+        return Err(InputError(format!(
+            "{code} has no sparse space: there are no speculative kernels to generate"
+        ))
+        .into());
+    };
+    let max = solution.values.iter().copied().max().unwrap_or(0);
+    let game = kernels_gen::Game {
+        code: &code,
+        space,
+        table: &table,
+        value_bits: 16 - max.leading_zeros(),
+    };
+    print!("{}", kernels_gen::generate(&game)?);
+    Ok(())
 }
 
 /// Prints notices from a run on stderr, the first few in full.
@@ -109,6 +148,18 @@ fn solve_command(cfg: cli::SolveConfig) -> Result<()> {
         other => other?,
     };
     let seconds = start.elapsed().as_secs_f64();
+    if let Some(t) = &solution.gpu_timings {
+        let rate = |heaps: usize, d: std::time::Duration| heaps as f64 / d.as_secs_f64().max(1e-9);
+        eprintln!(
+            "octal: gpu: speculated {} heaps in {:.3} s ({:.0}/s), verified {} in {:.3} s ({:.0}/s)",
+            t.speculated,
+            t.speculate.as_secs_f64(),
+            rate(t.speculated, t.speculate),
+            t.verified,
+            t.verify.as_secs_f64(),
+            rate(t.verified, t.verify)
+        );
+    }
     if let Some(path) = &cfg.values {
         let file = std::fs::File::create(path)
             .with_context(|| format!("cannot write the values to {}", path.display()))?;

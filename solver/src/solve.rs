@@ -7,6 +7,7 @@
 //! after that heap with a small block that grows again. Games without a sparse space run on the
 //! exact engine.
 
+use crate::gpu::{GpuError, Timings};
 use crate::period::{Period, PeriodSearch};
 use crate::spec::{CodeOverflow, Speculator};
 use crate::verify::{Refuted, Verifier};
@@ -41,6 +42,8 @@ pub enum EngineChoice {
     Exact,
     /// The table-driven speculative engine with the verifier, from heap 0.
     Generic,
+    /// The generated CUDA kernels (speculation and verification on the GPU).
+    Gpu,
 }
 
 /// The engine that computed a run's values.
@@ -48,6 +51,7 @@ pub enum EngineChoice {
 pub enum Engine {
     Exact,
     Generic,
+    Gpu,
 }
 
 impl Engine {
@@ -55,6 +59,7 @@ impl Engine {
         match self {
             Engine::Exact => "exact",
             Engine::Generic => "generic",
+            Engine::Gpu => "gpu",
         }
     }
 }
@@ -116,6 +121,8 @@ pub struct Solution {
     pub table: Option<RareTable>,
     /// The period the values prove, if they prove one.
     pub period: Option<Period>,
+    /// Where the time went, for the GPU engine.
+    pub gpu_timings: Option<Timings>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -128,6 +135,8 @@ pub enum SolveError {
     NoSparseSpace(Code),
     #[error("the exact engine is O(n^2) and is limited to {EXACT_MAX} heaps ({n} asked for)")]
     ExactTooLarge { n: usize },
+    #[error(transparent)]
+    Gpu(#[from] GpuError),
 }
 
 /// Computes the values of heaps `0..req.n` (with `check_period`, up to the proof of a period,
@@ -138,7 +147,10 @@ pub fn solve(req: &Request, notify: &mut dyn FnMut(Notice)) -> Result<Solution, 
     let (mut g, space) = discover(&rules, req)?;
     let engine = match (req.engine, space) {
         (EngineChoice::Exact, _) | (EngineChoice::Auto, None) => Engine::Exact,
-        (EngineChoice::Generic, None) => return Err(SolveError::NoSparseSpace(req.code.clone())),
+        (EngineChoice::Generic | EngineChoice::Gpu, None) => {
+            return Err(SolveError::NoSparseSpace(req.code.clone()))
+        }
+        (EngineChoice::Gpu, Some(_)) => Engine::Gpu,
         (_, Some(_)) => Engine::Generic,
     };
     let seed = space.map(|space| RareTable::from_values(&space, &g));
@@ -147,7 +159,26 @@ pub fn solve(req: &Request, notify: &mut dyn FnMut(Notice)) -> Result<Solution, 
     // Feeds proved values to the search; true when the run may stop.
     let mut proved = |g: &[u16]| search.feed(g).is_some() && req.check_period;
     g.truncate(req.n);
+    let mut gpu_timings = None;
     let verified = match (space, seed, engine) {
+        (Some(space), Some(seed), Engine::Gpu) => {
+            let bits = value_bits(seed.entries().iter().map(|e| e.1).max().unwrap_or(0));
+            let mut timings = Timings::default();
+            let table = gpu_speculate_verify(
+                &req.code,
+                space,
+                seed,
+                bits,
+                &mut g,
+                req.n,
+                req.verify,
+                notify,
+                &mut proved,
+                &mut timings,
+            )?;
+            gpu_timings = Some(timings);
+            Some(table)
+        }
         (Some(space), Some(seed), Engine::Generic) => {
             let bits = value_bits(seed.entries().iter().map(|e| e.1).max().unwrap_or(0));
             if req.engine == EngineChoice::Generic {
@@ -194,7 +225,47 @@ pub fn solve(req: &Request, notify: &mut dyn FnMut(Notice)) -> Result<Solution, 
         verified: req.verify,
         table: verified,
         period,
+        gpu_timings,
     })
+}
+
+/// The GPU engine's loop (see [`crate::gpu::engine`]), on device 0.
+#[cfg(feature = "gpu")]
+#[allow(clippy::too_many_arguments)]
+fn gpu_speculate_verify(
+    code: &Code,
+    space: SparseSpace,
+    table: RareTable,
+    bits: u32,
+    g: &mut Vec<u16>,
+    n: usize,
+    verify: bool,
+    notify: &mut dyn FnMut(Notice),
+    stop: &mut dyn FnMut(&[u16]) -> bool,
+    timings: &mut Timings,
+) -> Result<RareTable, SolveError> {
+    let mut gpu = crate::gpu::device::Gpu::open()?;
+    crate::gpu::engine::speculate_verify(
+        &mut gpu, code, space, table, bits, g, n, verify, notify, stop, timings,
+    )
+}
+
+/// Built without the `gpu` feature: the GPU engine is not there.
+#[cfg(not(feature = "gpu"))]
+#[allow(clippy::too_many_arguments)]
+fn gpu_speculate_verify(
+    _: &Code,
+    _: SparseSpace,
+    _: RareTable,
+    _: u32,
+    _: &mut Vec<u16>,
+    _: usize,
+    _: bool,
+    _: &mut dyn FnMut(Notice),
+    _: &mut dyn FnMut(&[u16]) -> bool,
+    _: &mut Timings,
+) -> Result<RareTable, SolveError> {
+    Err(GpuError::NotBuilt.into())
 }
 
 /// Heaps the exact engine computes between two looks at the period search.
