@@ -10,9 +10,11 @@ use octal_core::{HotOptions, SparseKind};
 const CONSTANT_BANK: usize = 64 * 1024;
 const CONSTANT_MARGIN: usize = 4 * 1024;
 
-/// Largest tile the chain kernel computes in one launch; halved while the options whose source
-/// can lie inside a tile are too many for shared memory.
+/// Largest tile the chain kernel computes in one launch; halved while the tile's marks
+/// (`TILE_MARK_BYTES` at most) or the options whose source can lie inside a tile are too many for
+/// shared memory.
 const TILE_START: usize = 1024;
+const TILE_MARK_BYTES: usize = 32 * 1024;
 const NEAR_MAX: usize = 2048;
 
 /// The derived parameters of one generated source.
@@ -61,12 +63,14 @@ impl Layout {
                 code: game.code.clone(),
             });
         }
+        let codes = 1usize << (bits - 1);
         let mut max_tile = TILE_START;
         let near_of = |tile: usize| options.partition_point(|o| o.0 < tile);
-        while max_tile > 32 && near_of(max_tile) > NEAR_MAX {
+        while max_tile > 32
+            && (near_of(max_tile) > NEAR_MAX || max_tile * codes / 8 > TILE_MARK_BYTES)
+        {
             max_tile /= 2;
         }
-        let codes = 1usize << (bits - 1);
         let reach = hot.reach();
         Ok(Layout {
             value_bits: bits,

@@ -166,29 +166,29 @@ extern "C" __global__ void push_far(const code_t *codes, unsigned *marks, u64 sr
     }
 }
 
-// One warp computes heaps [lo, hi) in order (hi - lo <= MAX_TILE): the marks pushed from heaps
-// before lo, the near options whose source lies in [lo, n), then the mex over the codes. Each heap's
-// marks are cleared once read, so the ring serves later heaps.
+// One warp computes heaps [lo, hi) in order (hi - lo <= MAX_TILE). The marks pushed from heaps
+// before lo are copied into shared memory for the whole tile first (and cleared in the ring, which
+// then serves later heaps); per heap the lanes add the near options whose source lies in [lo, n)
+// and take the mex over the codes.
 extern "C" __global__ void chain(code_t *codes, u16 *values, unsigned *marks, u64 lo, u64 hi, u64 *overflow) {
+    __shared__ unsigned tile_marks[MAX_TILE * WORDS];
     __shared__ code_t tile[MAX_TILE];
     __shared__ unsigned near_dist[N_NEAR > 0 ? N_NEAR : 1];
     __shared__ unsigned near_code[N_NEAR > 0 ? N_NEAR : 1];
-    __shared__ unsigned cur[WORDS];
     unsigned lane = threadIdx.x;
+    unsigned len = (unsigned)(hi - lo);
     for (unsigned j = lane; j < N_NEAR; j += 32) {
         near_dist[j] = OPTION_DIST[j];
         near_code[j] = OPTION_CODE[j];
     }
+    for (unsigned k = lane; k < len * WORDS; k += 32) {
+        unsigned *slot = marks + ((lo + k / WORDS) & (RING - 1)) * WORDS + k % WORDS;
+        tile_marks[k] = *slot;
+        *slot = 0u;
+    }
     __syncwarp();
-    for (u64 n = lo; n < hi; n++) {
-        unsigned *mk = marks + (n & (RING - 1)) * WORDS;
-        #pragma unroll
-        for (unsigned k = 0; k < WORDS_PER_LANE; k++) {
-            unsigned w = lane + 32u * k;
-            if (w < WORDS) { cur[w] = mk[w]; mk[w] = 0u; }
-        }
-        __syncwarp();
-        u64 inside = n - lo;
+    for (unsigned inside = 0; inside < len; inside++) {
+        unsigned *cur = tile_marks + inside * WORDS;
         for (unsigned j = lane; j < N_NEAR && near_dist[j] <= inside; j += 32) {
             unsigned x = (unsigned)tile[inside - near_dist[j]] ^ near_code[j];
             atomicOr(&cur[x >> 5], 1u << (x & 31u));
@@ -204,6 +204,7 @@ extern "C" __global__ void chain(code_t *codes, u16 *values, unsigned *marks, u6
             }
         }
         unsigned c = __reduce_min_sync(0xffffffffu, first);
+        u64 n = lo + inside;
         if (c >= CODES) {
             if (lane == 0) atomicMin(overflow, n);
             return;
