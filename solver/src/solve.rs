@@ -229,8 +229,8 @@ pub fn solve(req: &Request, notify: &mut dyn FnMut(Notice)) -> Result<Solution, 
     })
 }
 
-/// The GPU engine's loop (see [`crate::gpu::engine`]), on device 0.
-#[cfg(feature = "gpu")]
+/// The GPU engine's loop (see [`crate::gpu::engine`]) on device 0; without the `gpu` feature,
+/// [`GpuError::NotBuilt`].
 #[allow(clippy::too_many_arguments)]
 fn gpu_speculate_verify(
     code: &Code,
@@ -244,28 +244,20 @@ fn gpu_speculate_verify(
     stop: &mut dyn FnMut(&[u16]) -> bool,
     timings: &mut Timings,
 ) -> Result<RareTable, SolveError> {
-    let mut gpu = crate::gpu::device::Gpu::open()?;
-    crate::gpu::engine::speculate_verify(
-        &mut gpu, code, space, table, bits, g, n, verify, notify, stop, timings,
-    )
-}
-
-/// Built without the `gpu` feature: the GPU engine is not there.
-#[cfg(not(feature = "gpu"))]
-#[allow(clippy::too_many_arguments)]
-fn gpu_speculate_verify(
-    _: &Code,
-    _: SparseSpace,
-    _: RareTable,
-    _: u32,
-    _: &mut Vec<u16>,
-    _: usize,
-    _: bool,
-    _: &mut dyn FnMut(Notice),
-    _: &mut dyn FnMut(&[u16]) -> bool,
-    _: &mut Timings,
-) -> Result<RareTable, SolveError> {
-    Err(GpuError::NotBuilt.into())
+    #[cfg(feature = "gpu")]
+    {
+        let mut gpu = crate::gpu::device::Gpu::open()?;
+        crate::gpu::engine::speculate_verify(
+            &mut gpu, code, space, table, bits, g, n, verify, notify, stop, timings,
+        )
+    }
+    #[cfg(not(feature = "gpu"))]
+    {
+        let _ = (
+            code, space, table, bits, g, n, verify, notify, stop, timings,
+        );
+        Err(GpuError::NotBuilt.into())
+    }
 }
 
 /// Heaps the exact engine computes between two looks at the period search.
