@@ -97,8 +97,17 @@ fn gpu_values_equal_the_cpu_engine() {
         return;
     }
     let mut codes: Vec<(Code, usize)> = vec![(".6".parse().unwrap(), 1 << 22)];
-    codes.extend(table_codes().into_iter().map(|c| (c, 1 << 18)));
-    codes.extend(random_codes(20).into_iter().map(|c| (c, 1 << 17)));
+    // Past discovery (2^15 to 2^17 heaps), so that the kernels compute most heaps. The games
+    // with tens of thousands of rare values are left out: their CPU reference alone took minutes
+    // on the H200 machine's 16 cores.
+    let slow = ["0.004", "0.006", "0.04", "0.06", "0.114", "0.244"];
+    codes.extend(
+        table_codes()
+            .into_iter()
+            .filter(|c| !slow.contains(&c.to_string().as_str()))
+            .map(|c| (c, 1 << 18)),
+    );
+    codes.extend(random_codes(20).into_iter().map(|c| (c, 1 << 18)));
     for (code, n) in codes {
         let mut cpu = Request::new(code.clone(), n);
         cpu.engine = EngineChoice::Generic;
