@@ -19,6 +19,21 @@ use octal_core::exact;
 use octal_core::{Code, RareTable, SparseSpace};
 use std::time::Instant;
 
+/// Heaps per `chain` launch: the fastest of 64 .. 1024 on Officers on the H200
+/// (bench/results/officers-gpu-h200.md, run 3).
+const DEFAULT_TILE: usize = 256;
+
+/// The tile the `chain` kernel computes per launch: [`DEFAULT_TILE`], or what the environment
+/// variable `OCTAL_GPU_TILE` says (a tuning knob: a smaller tile means fewer near options per heap
+/// and more launches), at most the generated `MAX_TILE`.
+fn tile(max_tile: usize) -> usize {
+    std::env::var("OCTAL_GPU_TILE")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .unwrap_or(DEFAULT_TILE)
+        .clamp(32, max_tile.max(32))
+}
+
 /// Heaps of the first block of a session; blocks double up to `MAX_BLOCK`.
 const MIN_BLOCK: usize = 1 << 16;
 const MAX_BLOCK: usize = 1 << 24;
@@ -154,7 +169,7 @@ impl<'a> Session<'a> {
         timings: &mut Timings,
     ) -> Result<Ended, SolveError> {
         let stream = self.gpu.stream.clone();
-        let tile = self.kernels.layout.max_tile;
+        let tile = tile(self.kernels.layout.max_tile);
         let mut block = MIN_BLOCK;
         while g.len() < n {
             let lo = g.len();
