@@ -53,16 +53,20 @@ impl Codec {
 pub struct LoopTable {
     pub entries: Vec<(usize, u16)>,
     pub singles: Vec<usize>,
+    /// The first heap whose options reach at most one rare heap (2 a_max + t + 1): from here on
+    /// the loop alone gives the common options.
+    pub hot_from: usize,
 }
 
 impl LoopTable {
     /// The loop table of `table` (entries not sparse at their heap are ignored).
     pub fn new(rules: &Rules, space: SparseSpace, table: &RareTable) -> LoopTable {
         let codec = Codec::new(space);
+        let table = table.sparse_only(&space);
         let mut entries = Vec::new();
         for &i in &rules.breaking {
             for &(a, r) in table.entries() {
-                if a >= 1 && space.is_rare(a, r) {
+                if a >= 1 {
                     entries.push((i + a, codec.encode(r)));
                 }
             }
@@ -74,7 +78,11 @@ impl LoopTable {
             .copied()
             .filter(|&i| space.rare_parity(0) == space.rare_parity(i))
             .collect();
-        LoopTable { entries, singles }
+        LoopTable {
+            entries,
+            singles,
+            hot_from: 2 * table.last_heap() + rules.t + 1,
+        }
     }
 
     /// The farthest distance back the loop reads (at least 1).

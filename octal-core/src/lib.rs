@@ -2,7 +2,7 @@
 //!
 //! It parses codes ([`code`]), holds the exact reference engine ([`exact`]) and the classic
 //! rare-value algorithm ([`classic`]), discovers sparse spaces and keeps rare tables
-//! ([`sparse`]), compresses values ([`codec`]) and fingerprints value sequences ([`fnv`]).
+//! ([`sparse`]), compresses values ([`codec`]), lists what the speculative loops read ([`codec::LoopTable`]) and fingerprints value sequences ([`fnv`]).
 //! It has no heavy dependencies: the proc macro, the CUDA generator and the solver build on it.
 
 pub mod classic;

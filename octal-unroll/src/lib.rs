@@ -71,6 +71,7 @@ mod tests {
         let table = LoopTable {
             entries: vec![(2, 1), (5, 3)],
             singles: vec![1],
+            hot_from: 9,
         };
         let text = invocation("g", "0.6", 7, false, 256, &table);
         assert!(text.contains("offsets = [2, 5],") && text.contains("rare_codes = [1, 3],"));

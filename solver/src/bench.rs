@@ -5,11 +5,11 @@
 use crate::cli::{self, BenchArgs};
 use crate::period::PeriodSearch;
 use crate::solve::{self, EngineChoice, Request};
-use octal_core::Code;
 use anyhow::{bail, Context, Result};
 use octal_core::classic::Classic;
 use octal_core::exact;
 use octal_core::fnv::fnv1a64_values;
+use octal_core::Code;
 use serde_json::json;
 use std::time::Instant;
 
@@ -130,7 +130,11 @@ fn engines_and_periods(
     one: &rayon::ThreadPool,
     all: &rayon::ThreadPool,
 ) -> Result<serde_json::Value> {
-    let run = |engine: EngineChoice, verify: bool, check_period: bool, code: &Code, on: &rayon::ThreadPool| {
+    let run = |engine: EngineChoice,
+               verify: bool,
+               check_period: bool,
+               code: &Code,
+               on: &rayon::ThreadPool| {
         let mut req = Request::new(code.clone(), n);
         req.engine = engine;
         req.verify = verify;
@@ -143,7 +147,10 @@ fn engines_and_periods(
         _ => None,
     };
     let (auto, ta) = run(EngineChoice::Auto, true, false, code, all)?;
-    let window = auto.table.as_ref().map_or(64, |t| t.last_heap() + code.t() + 1);
+    let window = auto
+        .table
+        .as_ref()
+        .map_or(64, |t| t.last_heap() + code.t() + 1);
     let (_, tp) = timed(|| Ok(PeriodSearch::new(code.t(), window).feed(&auto.values)))?;
     let dot16: Code = ".16".parse().expect("a code");
     let mut req = Request::new(dot16.clone(), 1 << 20);
@@ -156,7 +163,11 @@ fn engines_and_periods(
         if fnv1a64_values(&u.values) != fnv1a64_values(&generic.values) {
             bail!("the unrolled and generic loops disagree");
         }
-        println!("  unrolled loop  {:>12.0} values/s ({:.2}x the generic loop)", rate(*tu), tg / tu);
+        println!(
+            "  unrolled loop  {:>12.0} values/s ({:.2}x the generic loop)",
+            rate(*tu),
+            tg / tu
+        );
     }
     println!(
         "verified end to end, {} engine, {threads} threads: {:.0} values/s; period detection on those values {:.3} s ({:.2}% of the run)",
@@ -165,7 +176,9 @@ fn engines_and_periods(
         tp,
         100.0 * tp / ta
     );
-    let p = p16.period.ok_or_else(|| anyhow::anyhow!(".16 was not proved periodic"))?;
+    let p = p16
+        .period
+        .ok_or_else(|| anyhow::anyhow!(".16 was not proved periodic"))?;
     println!(
         ".16 proved: period {}, preperiod {}, {} heaps, {:.2} s with {threads} threads",
         p.period, p.preperiod, p.checked_to, t16

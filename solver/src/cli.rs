@@ -25,8 +25,10 @@ pub enum Command {
     Bench(BenchArgs),
     /// List the game definitions of games/ and what the build step made of each.
     Games,
-    /// Print the Rust generated for a game (its unrolled speculative loop).
+    /// Print the code generated for a game: its unrolled Rust loop, or with --cuda its kernels.
     Codegen(CodegenArgs),
+    /// Print the GPU's device, memory, driver and NVRTC versions.
+    GpuInfo,
     /// Continue a run directory (also a finished one, to a larger -n).
     Resume(ResumeArgs),
     /// Verify a run directory without changing it (checkpoint, header, every block).
@@ -102,6 +104,9 @@ pub struct ExportArgs {
 pub struct CodegenArgs {
     /// An octal code or a game name from games/.
     pub code: String,
+    /// The CUDA C source of the GPU engine's kernels instead of the Rust loop.
+    #[arg(long)]
+    pub cuda: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -110,6 +115,7 @@ pub enum EngineArg {
     Exact,
     Generic,
     Unrolled,
+    Gpu,
 }
 
 #[derive(Debug, Args)]
@@ -137,6 +143,9 @@ pub struct SolveArgs {
     /// The engine: auto picks the fastest that suits the game.
     #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
+    /// The GPU engine: the same as --engine gpu.
+    #[arg(long)]
+    pub gpu: bool,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -327,7 +336,14 @@ pub fn validate_solve(a: &SolveArgs) -> Result<SolveConfig, InputError> {
         EngineArg::Exact => EngineChoice::Exact,
         EngineArg::Generic => EngineChoice::Generic,
         EngineArg::Unrolled => EngineChoice::Unrolled,
+        EngineArg::Gpu => EngineChoice::Gpu,
     };
+    if a.gpu {
+        if !matches!(a.engine, EngineArg::Auto | EngineArg::Gpu) {
+            return Err(InputError("--gpu conflicts with --engine".into()));
+        }
+        request.engine = EngineChoice::Gpu;
+    }
     request.verify = !a.speculate_only;
     request.check_period = a.check_period;
     request.discovery_heaps = parse_count("--discover", &a.discover)?;

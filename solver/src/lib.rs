@@ -3,14 +3,15 @@
 //! [`spec`] is the speculative engine (candidate values from the rare table, through a generic
 //! loop or a game's unrolled loop from [`games`]), [`verify`] proves candidates in parallel,
 //! [`solve`] runs discovery and the speculate-verify loop, [`period`] finds and proves periods,
-//! and [`summary`] and [`report`] condense a run's values. [`cli`], [`bench`] and [`codegen`]
-//! serve the `octal` binary. The game model lives in `octal-core`.
+//! and [`summary`] and [`report`] condense a run's values. [`gpu`] is the engine on generated CUDA kernels.
+//! [`cli`], [`bench`] and [`codegen`] serve the `octal` binary. The game model lives in `octal-core`.
 
 pub mod bench;
 pub mod cli;
 pub mod codegen;
 pub mod export;
 pub mod games;
+pub mod gpu;
 pub mod period;
 pub mod report;
 pub mod solve;

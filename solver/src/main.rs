@@ -67,11 +67,13 @@ fn run(cli: Cli) -> Result<()> {
             print!("{}", report::games_table());
             Ok(())
         }
+        Command::Codegen(args) if args.cuda => cuda_codegen(&args),
         Command::Codegen(args) => {
             let code = cli::parse_code(&args.code)?;
             print!("{}", solver::codegen::rust(&code)?);
             Ok(())
         }
+        Command::GpuInfo => gpu_info(),
         Command::Check(args) => {
             let (c, values) = store::check(&args.dir)?;
             println!(
@@ -195,6 +197,7 @@ fn engine_arg(e: solve::EngineChoice) -> &'static str {
         solve::EngineChoice::Exact => "exact",
         solve::EngineChoice::Generic => "generic",
         solve::EngineChoice::Unrolled => "unrolled",
+        solve::EngineChoice::Gpu => "gpu",
     }
 }
 
@@ -220,6 +223,7 @@ fn resume_command(args: &cli::ResumeArgs) -> Result<()> {
         "exact" => solve::EngineChoice::Exact,
         "generic" => solve::EngineChoice::Generic,
         "unrolled" => solve::EngineChoice::Unrolled,
+        "gpu" => solve::EngineChoice::Gpu,
         _ => solve::EngineChoice::Auto,
     };
     request.check_period = checkpoint.check_period;
@@ -324,6 +328,18 @@ fn execute(
         other => other?,
     };
     let seconds = elapsed_before + start.elapsed().as_secs_f64();
+    if let Some(t) = &solution.gpu_timings {
+        let rate = |heaps: usize, d: std::time::Duration| heaps as f64 / d.as_secs_f64().max(1e-9);
+        eprintln!(
+            "octal: gpu: speculated {} heaps in {:.3} s ({:.0}/s), verified {} in {:.3} s ({:.0}/s)",
+            t.speculated,
+            t.speculate.as_secs_f64(),
+            rate(t.speculated, t.speculate),
+            t.verified,
+            t.verify.as_secs_f64(),
+            rate(t.verified, t.verify)
+        );
+    }
     if let Some(s) = session.as_mut() {
         if solution.verified {
             s.checkpoint.set_space(solution.space);
@@ -413,5 +429,42 @@ fn export_command(args: &cli::ExportArgs) -> Result<()> {
         }
         None => solver::export::write(std::io::stdout().lock(), args.format, from, slice)?,
     }
+    Ok(())
+}
+
+/// `octal gpu-info`.
+#[cfg(feature = "gpu")]
+fn gpu_info() -> Result<()> {
+    let gpu = solver::gpu::device::Gpu::open()?;
+    for line in gpu.info()? {
+        println!("{line}");
+    }
+    Ok(())
+}
+
+#[cfg(not(feature = "gpu"))]
+fn gpu_info() -> Result<()> {
+    Err(solver::gpu::GpuError::NotBuilt.into())
+}
+
+/// `octal codegen CODE --cuda`: the kernels for the rare table that discovery finds.
+fn cuda_codegen(args: &cli::CodegenArgs) -> Result<()> {
+    let code = cli::parse_code(&args.code)?;
+    let req = solve::Request::new(code.clone(), solve::DISCOVERY_HEAPS);
+    let solution = solve::solve(&req, &mut |_| {})?;
+    let (Some(space), Some(table)) = (solution.space, solution.table) else {
+        return Err(InputError(format!(
+            "{code} has no sparse space: there are no speculative kernels to generate"
+        ))
+        .into());
+    };
+    let max = solution.values.iter().copied().max().unwrap_or(0);
+    let game = kernels_gen::Game {
+        code: &code,
+        space,
+        table: &table,
+        value_bits: 16 - max.leading_zeros(),
+    };
+    print!("{}", kernels_gen::generate(&game)?);
     Ok(())
 }

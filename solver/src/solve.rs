@@ -8,6 +8,7 @@
 //! exact engine.
 
 use crate::games::{self, Kernel};
+use crate::gpu::{GpuError, Timings};
 use crate::period::{Period, PeriodSearch};
 use crate::spec::{CodeOverflow, Speculator};
 use crate::verify::{Refuted, Verifier};
@@ -40,6 +41,8 @@ pub enum EngineChoice {
     Generic,
     /// The game's unrolled loop (games/) with the verifier.
     Unrolled,
+    /// The generated CUDA kernels (speculation and verification on the GPU).
+    Gpu,
 }
 
 /// The engine that computed a run's values.
@@ -48,6 +51,7 @@ pub enum Engine {
     Exact,
     Generic,
     Unrolled,
+    Gpu,
 }
 
 impl Engine {
@@ -56,6 +60,7 @@ impl Engine {
             Engine::Exact => "exact",
             Engine::Generic => "generic",
             Engine::Unrolled => "unrolled",
+            Engine::Gpu => "gpu",
         }
     }
 }
@@ -124,6 +129,8 @@ pub struct Solution {
     pub table: Option<RareTable>,
     /// The period the values prove, if they prove one.
     pub period: Option<Period>,
+    /// Where the time went, for the GPU engine.
+    pub gpu_timings: Option<Timings>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -136,6 +143,8 @@ pub enum SolveError {
     NoSparseSpace(Code),
     #[error("the exact engine is O(n^2) and is limited to {EXACT_MAX} heaps ({n} asked for)")]
     ExactTooLarge { n: usize },
+    #[error(transparent)]
+    Gpu(#[from] GpuError),
     /// The watcher of a run failed (writing a run directory, say).
     #[error(transparent)]
     Store(#[from] crate::store::StoreError),
@@ -174,9 +183,10 @@ pub fn solve_watched(
         (EngineChoice::Unrolled, None, _) | (EngineChoice::Unrolled, _, None) => {
             return Err(SolveError::NoUnrolled(req.code.clone()))
         }
-        (EngineChoice::Generic, None, _) => {
+        (EngineChoice::Generic | EngineChoice::Gpu, None, _) => {
             return Err(SolveError::NoSparseSpace(req.code.clone()))
         }
+        (EngineChoice::Gpu, Some(_), _) => Engine::Gpu,
         (EngineChoice::Auto | EngineChoice::Unrolled, Some(_), Some(_)) => Engine::Unrolled,
         (_, Some(_), _) => Engine::Generic,
     };
@@ -206,7 +216,26 @@ pub fn solve_watched(
         entries.extend(RareTable::from_values(&space.expect("a seed has a space"), &g).entries());
         RareTable::from_entries(entries)
     });
+    let mut gpu_timings = None;
     let (engine, table) = match (space, seed, engine) {
+        (Some(space), Some(seed), Engine::Gpu) => {
+            let bits = value_bits(seed.entries().iter().map(|e| e.1).max().unwrap_or(0));
+            let mut timings = Timings::default();
+            let table = gpu_speculate_verify(
+                &req.code,
+                space,
+                seed,
+                bits,
+                &mut g,
+                req.n,
+                req.verify,
+                notify,
+                &mut proved,
+                &mut timings,
+            )?;
+            gpu_timings = Some(timings);
+            (Engine::Gpu, Some(table))
+        }
         (Some(space), Some(seed), Engine::Generic | Engine::Unrolled) => {
             // The engine continues after discovery's exact values.
             let bits = value_bits(seed.entries().iter().map(|e| e.1).max().unwrap_or(0));
@@ -247,7 +276,39 @@ pub fn solve_watched(
         verified: req.verify,
         table,
         period,
+        gpu_timings,
     })
+}
+
+/// The GPU engine's loop (see [`crate::gpu::engine`]) on device 0; without the `gpu` feature,
+/// [`GpuError::NotBuilt`].
+#[allow(clippy::too_many_arguments)]
+fn gpu_speculate_verify(
+    code: &Code,
+    space: SparseSpace,
+    table: RareTable,
+    bits: u32,
+    g: &mut Vec<u16>,
+    n: usize,
+    verify: bool,
+    notify: &mut dyn FnMut(Notice),
+    stop: &mut dyn FnMut(&[u16]) -> Result<bool, SolveError>,
+    timings: &mut Timings,
+) -> Result<RareTable, SolveError> {
+    #[cfg(feature = "gpu")]
+    {
+        let mut gpu = crate::gpu::device::Gpu::open()?;
+        crate::gpu::engine::speculate_verify(
+            &mut gpu, code, space, table, bits, g, n, verify, notify, stop, timings,
+        )
+    }
+    #[cfg(not(feature = "gpu"))]
+    {
+        let _ = (
+            code, space, table, bits, g, n, verify, notify, stop, timings,
+        );
+        Err(GpuError::NotBuilt.into())
+    }
 }
 
 /// Heaps the exact engine computes between two looks at the period search.

@@ -1,0 +1,116 @@
+//! Snapshot tests of the generated text: the committed files under `tests/snapshots/` are the
+//! expected output; `UPDATE_SNAPSHOTS=1 cargo test -p kernels-gen` rewrites them.
+
+use kernels_gen::{generate, Game, GenError, Layout};
+use octal_core::{exact, Code, RareTable, SparseKind, SparseSpace};
+use std::path::PathBuf;
+
+/// The game, its space and the rare table of its first `heaps` exact values.
+fn game(code: &str, space: SparseSpace, heaps: usize) -> (Code, SparseSpace, RareTable, u32) {
+    let code: Code = code.parse().unwrap();
+    let g = exact::values(&code.rules(), heaps).unwrap();
+    let max = g.iter().copied().max().unwrap();
+    (
+        code,
+        space,
+        RareTable::from_values(&space, &g),
+        16 - max.leading_zeros(),
+    )
+}
+
+fn check_snapshot(name: &str, text: &str) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/snapshots")
+        .join(name);
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some_and(|v| v == "1") {
+        std::fs::write(&path, text).unwrap();
+        return;
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_else(|_| {
+        panic!(
+            "no snapshot {}: run with UPDATE_SNAPSHOTS=1",
+            path.display()
+        )
+    });
+    assert!(
+        want == text,
+        "{name} changed: review the new text and rerun with UPDATE_SNAPSHOTS=1"
+    );
+}
+
+#[test]
+fn officers_snapshot() {
+    let space = SparseSpace {
+        kind: SparseKind::Range,
+        mask: 0x1ee,
+    };
+    let (code, space, table, bits) = game(".6", space, 1 << 15);
+    assert_eq!(table.len(), 1584);
+    let game = Game {
+        code: &code,
+        space,
+        table: &table,
+        value_bits: bits,
+    };
+    let text = generate(&game).unwrap();
+    assert_eq!(text, generate(&game).unwrap(), "deterministic");
+    assert!(text.contains(&format!("fingerprint {:016x}", table.fingerprint(&space))));
+    assert!(text.contains("__constant__ unsigned int OPTION_DIST[1584]"));
+    check_snapshot("officers.cu", &text);
+}
+
+#[test]
+fn domain_type_snapshot() {
+    let space = SparseSpace {
+        kind: SparseKind::Domain { k: 3 },
+        mask: 1,
+    };
+    let (code, space, table, bits) = game(".127", space, 1 << 12);
+    let game = Game {
+        code: &code,
+        space,
+        table: &table,
+        value_bits: bits,
+    };
+    let text = generate(&game).unwrap();
+    assert!(text.contains("#define DOMAIN 1\n#define DOMAIN_K 3\n"));
+    check_snapshot("dot127.cu", &text);
+}
+
+#[test]
+fn large_tables_go_to_global_memory() {
+    let code: Code = ".6".parse().unwrap();
+    let space = SparseSpace {
+        kind: SparseKind::Range,
+        mask: 0x1ee,
+    };
+    let table = RareTable::from_entries((1..=12_000).map(|n| (3 * n, 0)).collect());
+    let game = Game {
+        code: &code,
+        space,
+        table: &table,
+        value_bits: 9,
+    };
+    let text = generate(&game).unwrap();
+    assert!(text.contains("exceeds the 64 KiB constant bank"));
+    assert!(text.contains("__device__ unsigned int OPTION_DIST[12001]"));
+    let layout = Layout::new(&game).unwrap();
+    assert!(!layout.constant && layout.near <= 2048 && layout.ring > layout.reach);
+}
+
+#[test]
+fn too_wide_values_are_refused() {
+    let code: Code = ".6".parse().unwrap();
+    let space = SparseSpace {
+        kind: SparseKind::Range,
+        mask: 0x1ee,
+    };
+    let table = RareTable::from_entries(vec![(0, 0), (1, 0)]);
+    let game = Game {
+        code: &code,
+        space,
+        table: &table,
+        value_bits: 13,
+    };
+    assert_eq!(generate(&game), Err(GenError::TooWide { bits: 13 }));
+}

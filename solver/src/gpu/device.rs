@@ -1,0 +1,138 @@
+//! The device: opening it with clear errors where the driver, NVRTC or a GPU is missing, what
+//! `octal gpu-info` prints, NVRTC compilation of generated source, and the module cache.
+
+use super::launch::Kernels;
+use super::GpuError;
+use cudarc::driver::{CudaContext, CudaStream};
+use cudarc::nvrtc::{self, CompileError, CompileOptions, Ptx};
+use kernels_gen::{Game, Layout};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Whether the CUDA driver library loads.
+fn driver_present() -> bool {
+    // SAFETY: only tries to dlopen libcuda under its usual names; no symbol is called.
+    unsafe { cudarc::driver::sys::is_culib_present() }
+}
+
+/// Whether the NVRTC library loads.
+pub fn nvrtc_present() -> bool {
+    // SAFETY: only tries to dlopen libnvrtc under its usual names; no symbol is called.
+    unsafe { cudarc::nvrtc::sys::is_culib_present() }
+}
+
+/// The NVRTC version, as "major.minor".
+pub fn nvrtc_version() -> Result<String, GpuError> {
+    if !nvrtc_present() {
+        return Err(GpuError::NoNvrtc);
+    }
+    let (mut major, mut minor) = (0, 0);
+    // SAFETY: the library is present; nvrtcVersion writes two ints through valid pointers.
+    let status = unsafe { cudarc::nvrtc::sys::nvrtcVersion(&mut major, &mut minor) };
+    if status != cudarc::nvrtc::sys::nvrtcResult::NVRTC_SUCCESS {
+        return Err(GpuError::Driver(format!("nvrtcVersion: {status:?}")));
+    }
+    Ok(format!("{major}.{minor}"))
+}
+
+/// Compiles generated source to PTX for a virtual architecture such as `compute_90`. On failure
+/// the source is written to the temporary directory and the error names it with NVRTC's log.
+pub fn compile(source: &str, arch: &str) -> Result<Ptx, GpuError> {
+    if !nvrtc_present() {
+        return Err(GpuError::NoNvrtc);
+    }
+    let opts = CompileOptions {
+        options: vec![
+            format!("--gpu-architecture={arch}"),
+            "-default-device".into(),
+        ],
+        ..Default::default()
+    };
+    nvrtc::compile_ptx_with_opts(source, opts).map_err(|e| {
+        let path = std::env::temp_dir().join(format!("octal-kernels-{}.cu", std::process::id()));
+        let _ = std::fs::write(&path, source);
+        let log = match e {
+            CompileError::CompileError { log, .. } => log.to_string_lossy().into_owned(),
+            other => other.to_string(),
+        };
+        GpuError::Compile {
+            path: path.display().to_string(),
+            log: log.trim().replace('\n', " | "),
+        }
+    })
+}
+
+/// An open device with its stream and the modules compiled so far.
+pub struct Gpu {
+    pub(super) ctx: Arc<CudaContext>,
+    pub(super) stream: Arc<CudaStream>,
+    /// The virtual architecture the kernels are compiled for, e.g. `compute_90`.
+    arch: String,
+    /// Compiled kernels by (table fingerprint, value bits, architecture).
+    modules: HashMap<(u64, u32, String), Arc<Kernels>>,
+}
+
+impl Gpu {
+    /// Opens device 0.
+    pub fn open() -> Result<Gpu, GpuError> {
+        if !driver_present() {
+            return Err(GpuError::NoDriver);
+        }
+        if !nvrtc_present() {
+            return Err(GpuError::NoNvrtc);
+        }
+        cudarc::driver::result::init()?;
+        if CudaContext::device_count()? < 1 {
+            return Err(GpuError::NoDevice);
+        }
+        let ctx = CudaContext::new(0)?;
+        let (major, minor) = ctx.compute_capability()?;
+        Ok(Gpu {
+            stream: ctx.default_stream(),
+            ctx,
+            arch: format!("compute_{major}{minor}"),
+            modules: HashMap::new(),
+        })
+    }
+
+    /// The kernels for `game`, compiled once per (fingerprint, value bits, architecture).
+    pub(super) fn kernels(&mut self, game: &Game<'_>) -> Result<Arc<Kernels>, GpuError> {
+        let layout = Layout::new(game)?;
+        let key = (
+            game.table.fingerprint(&game.space),
+            layout.value_bits,
+            self.arch.clone(),
+        );
+        if let Some(k) = self.modules.get(&key) {
+            return Ok(k.clone());
+        }
+        let ptx = compile(&kernels_gen::generate(game)?, &self.arch)?;
+        let module = self.ctx.load_module(ptx)?;
+        let kernels = Arc::new(Kernels::load(&module, layout)?);
+        self.modules.insert(key, kernels.clone());
+        Ok(kernels)
+    }
+
+    /// Lines for `octal gpu-info`: device, memory, architecture, driver and NVRTC versions.
+    pub fn info(&self) -> Result<Vec<String>, GpuError> {
+        let mut driver = 0;
+        // SAFETY: the driver is loaded and initialised (`open`); one int written.
+        unsafe { cudarc::driver::sys::cuDriverGetVersion(&mut driver) }.result()?;
+        let (free, total) = self.ctx.mem_get_info()?;
+        Ok(vec![
+            format!("device          {}", self.ctx.name()?),
+            format!(
+                "memory          {:.1} GiB ({:.1} GiB free)",
+                total as f64 / (1u64 << 30) as f64,
+                free as f64 / (1u64 << 30) as f64
+            ),
+            format!("architecture    {}", self.arch),
+            format!(
+                "driver          CUDA {}.{}",
+                driver / 1000,
+                driver % 1000 / 10
+            ),
+            format!("nvrtc           {}", nvrtc_version()?),
+        ])
+    }
+}

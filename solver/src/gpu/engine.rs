@@ -1,0 +1,274 @@
+//! The speculate-verify loop on the device.
+//!
+//! Heaps before the kernels' first heap (where options may reach two rare heaps) run on the CPU
+//! loop. From there one session per rare table: the values proved so far go to the device, the
+//! far marks of the heaps before the first tile are pushed, then block by block the `chain` kernel
+//! speculates tile after tile (each tile's sources pushed to later heaps by `push_far` as soon as
+//! it is done) and the `verify` kernel proves the block. The heap `verify` flags first is checked
+//! on the CPU: a wrong candidate ends the session with the corrected table (one
+//! [`Notice::TableCorrected`]); a mex beyond the code space ends it with wider codes
+//! ([`Notice::Widened`]). Only proved values reach `g`.
+
+use super::device::Gpu;
+use super::launch::{Buffers, Kernels};
+use super::{GpuError, Timings};
+use crate::solve::{self, Notice, SolveError};
+use crate::verify::{Refuted, Verifier};
+use octal_core::codec::Codec;
+use octal_core::exact;
+use octal_core::{Code, RareTable, SparseSpace};
+use std::time::Instant;
+
+/// Heaps per `chain` launch: the fastest of 64 .. 1024 on Officers on the H200
+/// (bench/results/officers-gpu-h200.md, run 3).
+const DEFAULT_TILE: usize = 256;
+
+/// The tile the `chain` kernel computes per launch: [`DEFAULT_TILE`], or what the environment
+/// variable `OCTAL_GPU_TILE` says (a tuning knob: a smaller tile means fewer near options per heap
+/// and more launches), at most the generated `MAX_TILE`.
+fn tile(max_tile: usize) -> usize {
+    std::env::var("OCTAL_GPU_TILE")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .unwrap_or(DEFAULT_TILE)
+        .clamp(32, max_tile.max(32))
+}
+
+/// Heaps of the first block of a session; blocks double up to `MAX_BLOCK`.
+const MIN_BLOCK: usize = 1 << 16;
+const MAX_BLOCK: usize = 1 << 24;
+
+/// How a session ended.
+enum Ended {
+    /// `g` holds the heaps asked for, or `stop` asked to end.
+    Done,
+    /// A candidate was wrong: the table gets this heap and value.
+    Wrong { heap: usize, value: u16 },
+    /// A mex left the code space: codes need another bit.
+    Widen,
+}
+
+/// Extends `g` (proved values) to `n` heaps on the GPU, seeded with `table` and codes for values
+/// below 2^bits; like [`solve::speculate_verify`] in every other respect. Returns the table the
+/// engine ended with.
+#[allow(clippy::too_many_arguments)]
+pub fn speculate_verify(
+    gpu: &mut Gpu,
+    code: &Code,
+    space: SparseSpace,
+    mut table: RareTable,
+    mut bits: u32,
+    g: &mut Vec<u16>,
+    n: usize,
+    verify: bool,
+    notify: &mut dyn FnMut(Notice),
+    stop: &mut dyn FnMut(&[u16]) -> Result<bool, SolveError>,
+    timings: &mut Timings,
+) -> Result<RareTable, SolveError> {
+    let rules = code.rules();
+    let verifier = Verifier::new(&rules, space);
+    while g.len() < n {
+        let game = kernels_gen::Game {
+            code,
+            space,
+            table: &table,
+            value_bits: bits,
+        };
+        let kernels = gpu.kernels(&game)?;
+        let hot_from = kernels.layout.hot_from;
+        if g.len() < hot_from {
+            let to = hot_from.min(n);
+            table = solve::speculate_verify(
+                &rules, space, table, bits, None, g, to, verify, notify, stop,
+            )?;
+            bits = bits.max(bits_of(g));
+            if g.len() < to {
+                break; // `stop` ended the run
+            }
+            continue;
+        }
+        let ended = Session::new(gpu, &kernels, space, g, n)?
+            .run(&verifier, g, n, verify, stop, timings)?;
+        match ended {
+            Ended::Done => break,
+            Ended::Wrong { heap, value } => {
+                let rare = space.is_rare(heap, value);
+                table.set(heap, rare.then_some(value));
+                bits = bits.max(bits_of(&[value]));
+                notify(Notice::TableCorrected {
+                    heap,
+                    value,
+                    rare,
+                    table_len: table.len(),
+                });
+            }
+            Ended::Widen => {
+                bits += 1;
+                if bits > kernels_gen::MAX_VALUE_BITS {
+                    return Err(GpuError::Generate(kernels_gen::GenError::TooWide { bits }).into());
+                }
+                notify(Notice::Widened { bits });
+            }
+        }
+    }
+    Ok(table)
+}
+
+/// Value bits of the largest value in `g` (at least 9, as on the CPU).
+fn bits_of(g: &[u16]) -> u32 {
+    let max = g.iter().copied().max().unwrap_or(0);
+    (16 - max.leading_zeros()).max(9)
+}
+
+/// One rare table's run on the device.
+struct Session<'a> {
+    gpu: &'a Gpu,
+    kernels: &'a Kernels,
+    buf: Buffers,
+}
+
+impl<'a> Session<'a> {
+    /// Uploads the proved values `g` and the codes the options read, and pushes their marks.
+    fn new(
+        gpu: &'a Gpu,
+        kernels: &'a Kernels,
+        space: SparseSpace,
+        g: &[u16],
+        n: usize,
+    ) -> Result<Session<'a>, GpuError> {
+        let l = &kernels.layout;
+        let mut buf = kernels.buffers(&gpu.stream, n)?;
+        let start = g.len();
+        let from = start - l.reach;
+        let codec = Codec::new(space);
+        let codes: Vec<u8> = g[from..]
+            .iter()
+            .flat_map(|&v| {
+                let c = codec.encode(v).to_le_bytes();
+                c.into_iter().take(l.code_bytes)
+            })
+            .collect();
+        let stream = &gpu.stream;
+        stream.memcpy_htod(g, &mut buf.values.slice_mut(..start))?;
+        stream.memcpy_htod(
+            &codes,
+            &mut buf
+                .codes
+                .slice_mut(from * l.code_bytes..start * l.code_bytes),
+        )?;
+        kernels.push_far(stream, &mut buf, from as u64, start as u64)?;
+        Ok(Session { gpu, kernels, buf })
+    }
+
+    fn run(
+        mut self,
+        verifier: &Verifier,
+        g: &mut Vec<u16>,
+        n: usize,
+        verify: bool,
+        stop: &mut dyn FnMut(&[u16]) -> Result<bool, SolveError>,
+        timings: &mut Timings,
+    ) -> Result<Ended, SolveError> {
+        let stream = self.gpu.stream.clone();
+        let tile = tile(self.kernels.layout.max_tile);
+        let mut block = MIN_BLOCK;
+        while g.len() < n {
+            let lo = g.len();
+            let mut hi = (lo + block).min(n);
+            let t = Instant::now();
+            for t0 in (lo..hi).step_by(tile) {
+                let t1 = (t0 + tile).min(hi);
+                self.kernels
+                    .chain(&stream, &mut self.buf, t0 as u64, t1 as u64)?;
+                self.kernels
+                    .push_far(&stream, &mut self.buf, t0 as u64, t1 as u64)?;
+            }
+            let overflow = stream
+                .clone_dtoh(&self.buf.overflow)
+                .map_err(GpuError::from)?[0];
+            timings.speculate += t.elapsed();
+            let widen = overflow != u64::MAX;
+            if widen {
+                hi = overflow as usize;
+            }
+            timings.speculated += hi - lo;
+            let t = Instant::now();
+            let failed = if verify {
+                self.verify(verifier, g, lo, hi)?
+            } else {
+                self.fetch(g, lo, hi)?;
+                None
+            };
+            timings.verify += t.elapsed();
+            timings.verified += g.len() - lo;
+            if let Some(f) = failed {
+                return Ok(f);
+            }
+            if verify && stop(g)? {
+                return Ok(Ended::Done);
+            }
+            if widen {
+                return Ok(Ended::Widen);
+            }
+            block = (block * 2).min(MAX_BLOCK);
+        }
+        Ok(Ended::Done)
+    }
+
+    /// Appends the device values of heaps `lo .. hi` to `g` (which ends at `lo`).
+    fn fetch(&self, g: &mut Vec<u16>, lo: usize, hi: usize) -> Result<(), GpuError> {
+        debug_assert_eq!(g.len(), lo);
+        g.resize(hi, 0);
+        self.gpu
+            .stream
+            .memcpy_dtoh(&self.buf.values.slice(lo..hi), &mut g[lo..hi])?;
+        Ok(())
+    }
+
+    /// Verifies heaps `lo .. hi` on the device and appends the proved ones to `g`. A heap the
+    /// kernel flags is checked on the CPU: if its candidate stands (a rare candidate, proved by
+    /// the full mex), verification goes on after it; if not, `g` ends with its true value.
+    fn verify(
+        &mut self,
+        verifier: &Verifier,
+        g: &mut Vec<u16>,
+        lo: usize,
+        hi: usize,
+    ) -> Result<Option<Ended>, SolveError> {
+        let stream = self.gpu.stream.clone();
+        let mut from = lo;
+        while from < hi {
+            stream
+                .memcpy_htod(&[u64::MAX], &mut self.buf.first_fail)
+                .map_err(GpuError::from)?;
+            self.kernels
+                .verify(&stream, &mut self.buf, from as u64, hi as u64)?;
+            let flagged = stream
+                .clone_dtoh(&self.buf.first_fail)
+                .map_err(GpuError::from)?[0];
+            let end = if flagged == u64::MAX {
+                hi
+            } else {
+                flagged as usize + 1
+            };
+            self.fetch(g, from, end)?;
+            if flagged == u64::MAX {
+                break;
+            }
+            let heap = flagged as usize;
+            match exact::with_marks(|m| verifier.check(g, heap, m)) {
+                Ok(()) => from = end,
+                Err(Refuted::Wrong(f)) => {
+                    g.truncate(heap);
+                    g.push(f.value);
+                    return Ok(Some(Ended::Wrong {
+                        heap,
+                        value: f.value,
+                    }));
+                }
+                Err(Refuted::Overflow(o)) => return Err(o.into()),
+            }
+        }
+        Ok(None)
+    }
+}
