@@ -9,8 +9,10 @@
 pub mod bench;
 pub mod cli;
 pub mod codegen;
+pub mod export;
 pub mod games;
 pub mod period;
+pub mod plot;
 pub mod report;
 pub mod solve;
 pub mod spec;

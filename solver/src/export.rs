@@ -1,0 +1,133 @@
+//! Export of computed Grundy values in formats other programs read: OEIS b-files, CSV for
+//! spreadsheets and data-frame libraries, and raw little-endian `u16` for programs that map
+//! the values straight into memory.
+
+use std::fmt;
+use std::io::{self, BufWriter, Write};
+use std::str::FromStr;
+
+/// A file format for a run of Grundy values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// OEIS b-file: one line `n G(n)` per heap.
+    Bfile,
+    /// Raw values: one little-endian `u16` per heap, heap `from` first, no header.
+    Bin,
+    /// CSV with the header `n,g`, then one line `n,G(n)` per heap.
+    Csv,
+}
+
+impl Format {
+    /// The name used on the command line and by [`FromStr`]: `bfile`, `bin` or `csv`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Bfile => "bfile",
+            Format::Bin => "bin",
+            Format::Csv => "csv",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A format name that is not `bfile`, `bin` or `csv`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown value format {0:?} (expected bfile, bin or csv)")]
+pub struct UnknownFormat(pub String);
+
+impl FromStr for Format {
+    type Err = UnknownFormat;
+
+    /// Parses `bfile`, `bin` or `csv`, ignoring ASCII case.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        [Format::Bfile, Format::Bin, Format::Csv]
+            .into_iter()
+            .find(|f| f.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| UnknownFormat(s.to_string()))
+    }
+}
+
+/// Writes values of heaps `from .. from + values.len()` (values[k] is G(from + k)).
+///
+/// - [`Format::Bfile`]: lines `n G(n)`, one space, each ending in `\n`.
+/// - [`Format::Csv`]: the header line `n,g`, then lines `n,G(n)`, each ending in `\n`.
+/// - [`Format::Bin`]: raw values, two bytes each, little-endian, heap `from` first, with no
+///   header: the heap numbers are implicit, so the reader must know `from`.
+///
+/// The writer is buffered internally and flushed before returning.
+pub fn write(w: impl Write, format: Format, from: usize, values: &[u16]) -> io::Result<()> {
+    let mut w = BufWriter::new(w);
+    match format {
+        Format::Bfile => {
+            for (n, g) in (from..).zip(values) {
+                writeln!(w, "{n} {g}")?;
+            }
+        }
+        Format::Csv => {
+            writeln!(w, "n,g")?;
+            for (n, g) in (from..).zip(values) {
+                writeln!(w, "{n},{g}")?;
+            }
+        }
+        Format::Bin => {
+            for g in values {
+                w.write_all(&g.to_le_bytes())?;
+            }
+        }
+    }
+    w.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bytes(format: Format, from: usize, values: &[u16]) -> Vec<u8> {
+        let mut out = Vec::new();
+        write(&mut out, format, from, values).expect("writing to a Vec cannot fail");
+        out
+    }
+
+    #[test]
+    fn bfile_lines() {
+        assert_eq!(
+            bytes(Format::Bfile, 0, &[0, 0, 1, 2]),
+            b"0 0\n1 0\n2 1\n3 2\n"
+        );
+        assert_eq!(bytes(Format::Bfile, 98, &[7, 300]), b"98 7\n99 300\n");
+        assert_eq!(bytes(Format::Bfile, 5, &[]), b"");
+    }
+
+    #[test]
+    fn csv_header_and_lines() {
+        assert_eq!(bytes(Format::Csv, 0, &[0, 0, 1]), b"n,g\n0,0\n1,0\n2,1\n");
+        assert_eq!(bytes(Format::Csv, 10, &[65535]), b"n,g\n10,65535\n");
+        assert_eq!(bytes(Format::Csv, 3, &[]), b"n,g\n");
+    }
+
+    #[test]
+    fn bin_is_raw_little_endian() {
+        assert_eq!(
+            bytes(Format::Bin, 1000, &[0, 1, 0x0102, 0xffff]),
+            [0, 0, 1, 0, 2, 1, 0xff, 0xff]
+        );
+        assert_eq!(bytes(Format::Bin, 0, &[]), b"");
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for f in [Format::Bfile, Format::Bin, Format::Csv] {
+            assert_eq!(f.name().parse::<Format>(), Ok(f));
+            assert_eq!(f.to_string().to_uppercase().parse::<Format>(), Ok(f));
+            let by_clap = <Format as clap::ValueEnum>::from_str(f.name(), false);
+            assert_eq!(by_clap, Ok(f));
+        }
+        let err = "json".parse::<Format>().unwrap_err();
+        assert_eq!(err, UnknownFormat("json".to_string()));
+        assert!(err.to_string().contains("\"json\""));
+    }
+}
