@@ -251,3 +251,45 @@ fn export_formats() {
     assert_eq!(bad.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn plots_of_a_run() {
+    let dir = finished_run("plot");
+    let d = dir.to_str().unwrap();
+    let png = dir.join("hist.png");
+    let out = octal(&["plot", d, "-o", png.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()));
+    let info = decoder.read_info().unwrap();
+    assert_eq!((info.info().width, info.info().height), (1200, 800));
+    let svg = dir.join("scatter.svg");
+    let out = octal(&[
+        "plot",
+        d,
+        "-o",
+        svg.to_str().unwrap(),
+        "--kind",
+        "scatter",
+        "--from",
+        "100",
+        "--to",
+        "5000",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        text.contains("octal game 0.16: G(n) for n = 100 .. 4999"),
+        "title"
+    );
+    let bad = octal(&["plot", d, "-o", dir.join("x.jpg").to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

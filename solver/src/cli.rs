@@ -37,6 +37,26 @@ pub enum Command {
     Status(StatusArgs),
     /// Write the values of a run directory as a b-file, raw binary or CSV.
     Export(ExportArgs),
+    /// Draw the values of a run directory: a histogram of the values, or G(n) against n.
+    Plot(PlotArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct PlotArgs {
+    /// The run directory.
+    pub dir: PathBuf,
+    /// The picture to write: FILE.png or FILE.svg.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: PathBuf,
+    /// What to draw.
+    #[arg(long, value_enum, default_value_t = crate::plot::Kind::Histogram)]
+    pub kind: crate::plot::Kind,
+    /// The first heap to draw.
+    #[arg(long, default_value = "0")]
+    pub from: String,
+    /// One past the last heap to draw (default: all the run holds).
+    #[arg(long)]
+    pub to: Option<String>,
 }
 
 #[derive(Debug, Args)]

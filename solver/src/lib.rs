@@ -13,6 +13,7 @@ pub mod export;
 pub mod games;
 pub mod gpu;
 pub mod period;
+pub mod plot;
 pub mod report;
 pub mod solve;
 pub mod spec;

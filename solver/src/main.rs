@@ -92,6 +92,7 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Status(args) => status_command(&args),
         Command::Export(args) => export_command(&args),
+        Command::Plot(args) => plot_command(&args),
     }
 }
 
@@ -405,10 +406,10 @@ fn status_command(args: &cli::StatusArgs) -> Result<()> {
     Ok(())
 }
 
-fn export_command(args: &cli::ExportArgs) -> Result<()> {
-    let (_, values) = store::check(&args.dir)?;
-    let from = cli::parse_count_or_zero("--from", &args.from)?;
-    let to = match &args.to {
+/// The heaps `--from A --to B` of a run directory's values (checked).
+fn heap_range(values: &[u16], from: &str, to: Option<&str>) -> Result<std::ops::Range<usize>> {
+    let from = cli::parse_count_or_zero("--from", from)?;
+    let to = match to {
         Some(t) => cli::parse_count("--to", t)?,
         None => values.len(),
     };
@@ -419,7 +420,32 @@ fn export_command(args: &cli::ExportArgs) -> Result<()> {
         ))
         .into());
     }
-    let slice = &values[from..to];
+    Ok(from..to)
+}
+
+fn plot_command(args: &cli::PlotArgs) -> Result<()> {
+    let (c, values) = store::check(&args.dir)?;
+    let range = heap_range(&values, &args.from, args.to.as_deref())?;
+    let space = c.space();
+    let is_rare = |n: usize, v: u16| space.is_some_and(|s| s.is_rare(n, v));
+    let spec = solver::plot::PlotSpec {
+        code: &c.code,
+        from: range.start,
+        values: &values[range],
+        is_rare: &is_rare,
+        kind: args.kind,
+    };
+    solver::plot::plot(&spec, &args.output).map_err(|e| match e {
+        solver::plot::PlotError::UnsupportedExtension { .. } => InputError(e.to_string()).into(),
+        e => anyhow::Error::from(e),
+    })
+}
+
+fn export_command(args: &cli::ExportArgs) -> Result<()> {
+    let (_, values) = store::check(&args.dir)?;
+    let range = heap_range(&values, &args.from, args.to.as_deref())?;
+    let from = range.start;
+    let slice = &values[range];
     match &args.output {
         Some(path) => {
             let file = std::fs::File::create(path)
