@@ -167,6 +167,12 @@ fn officers_to_2_21() {
     assert_eq!(j["max_value_at"], 1274955);
     assert_eq!(j["engine"], "unrolled");
     assert_eq!(j["sparse"]["rare_count"], 1584);
+    let generic = solve_json(&[".6", "-n", "2^21", "--engine", "generic"]);
+    assert_eq!(generic["engine"], "generic");
+    assert_eq!(
+        generic["fnv1a64"], j["fnv1a64"],
+        "the unrolled and generic loops agree to 2^21"
+    );
 }
 
 #[test]
