@@ -4,15 +4,12 @@
 //! unrolled speculative loop specialised for that table.
 
 use octal_core::codec::LoopTable;
-use octal_core::{sparse, Code, SparseKind};
+use octal_core::sparse::{self, BUILD_HEAPS, DISCOVERY_START};
+use octal_core::{Code, SparseKind};
 use serde::Deserialize;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-/// Heaps computed for each game's table (Officers' last rare heap is 20627).
-const BUILD_HEAPS: usize = 1 << 17;
-/// Heaps computed exactly before discovery grows its range.
-const DISCOVERY_START: usize = 1 << 15;
 /// Larger tables are not unrolled (the generic loop serves them).
 const UNROLL_MAX: usize = 8192;
 

@@ -233,6 +233,13 @@ pub fn discover(rules: &Rules, g: &[u16]) -> Option<SparseSpace> {
         .map(|(space, _)| space)
 }
 
+/// Heaps computed exactly before discovery looks for a sparse space (and grows its range).
+pub const DISCOVERY_START: usize = 1 << 15;
+
+/// Heaps the build step computes for each game's rare table (Officers' last rare heap is 20627);
+/// `octal codegen` uses the same, so that it shows what the build generates.
+pub const BUILD_HEAPS: usize = 1 << 17;
+
 /// A sparse fraction of the later half at which [`discover_growing`] stops growing its range.
 pub const SETTLED: f64 = 1.0 / 32.0;
 

@@ -7,9 +7,6 @@ use octal_core::codec::{Codec, LoopTable};
 use octal_core::exact::ValueOverflow;
 use octal_core::{sparse, Code, RareTable, SparseSpace};
 
-/// Heaps the build step computes for a table (see `build.rs`).
-const BUILD_HEAPS: usize = 1 << 17;
-
 #[derive(Debug, thiserror::Error)]
 pub enum CodegenError {
     #[error("{0} has no sparse space, so there is no speculative loop to generate")]
@@ -29,7 +26,7 @@ fn table(code: &Code) -> Result<(SparseSpace, RareTable, u16), CodegenError> {
             return Ok((space, table, max));
         }
     }
-    sparse::table_for(&code.rules(), 1 << 15, BUILD_HEAPS)?
+    sparse::table_for(&code.rules(), sparse::DISCOVERY_START, sparse::BUILD_HEAPS)?
         .ok_or_else(|| CodegenError::NoSparseSpace(code.clone()))
 }
 

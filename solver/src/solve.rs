@@ -17,7 +17,7 @@ use octal_core::{sparse, Code, RareTable, Rules, SparseSpace};
 
 /// Heaps computed exactly for discovery, however few the run asks for, so that the sparse space
 /// a short run reports does not depend on its length.
-pub const DISCOVERY_HEAPS: usize = 1 << 15;
+pub const DISCOVERY_HEAPS: usize = sparse::DISCOVERY_START;
 
 /// The most heaps discovery grows to (doubling from [`DISCOVERY_HEAPS`]) while the best mask
 /// still leaves more than `sparse::SETTLED` of the later half sparse, and the run needs the heaps.
