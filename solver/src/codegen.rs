@@ -34,7 +34,7 @@ fn table(code: &Code) -> Result<(SparseSpace, RareTable, u16), CodegenError> {
 pub fn rust(code: &Code) -> Result<String, CodegenError> {
     let (space, table, max) = table(code)?;
     let lt = LoopTable::new(&code.rules(), space, &table);
-    let bits = (16 - max.leading_zeros()).max(9);
+    let bits = crate::solve::value_bits(max);
     let u16_words = bits > 9;
     let codes = Codec::code_space(bits);
     let ident = format!("g{}", code.to_string().replace('.', "_"));

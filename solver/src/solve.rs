@@ -343,7 +343,7 @@ pub fn speculate_verify(
 
 /// Value bits the codes start with: those of the largest value seen, and at least the nine that
 /// one-byte codes hold. A larger value later widens the codes (see `Notice::Widened`).
-fn value_bits(max: u16) -> u32 {
+pub fn value_bits(max: u16) -> u32 {
     (16 - max.leading_zeros()).max(9)
 }
 

@@ -104,12 +104,11 @@ impl<W: Word> Speculator<W> {
         let kernel = kernel
             .filter(|k| W::BYTE && codes == 256 && k.fingerprint == table.fingerprint(&space));
         let lt = LoopTable::new(rules, space, &table);
-        let a_max = table.last_heap();
         Speculator {
             rules: rules.clone(),
             space,
             codec,
-            hot_from: 2 * a_max + rules.t + 1,
+            hot_from: lt.hot_from,
             table,
             entries: lt
                 .entries
