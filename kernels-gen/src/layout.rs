@@ -1,6 +1,7 @@
-//! The numbers a generated source is built from: code width, bitset sizes, the option lists and
-//! where the table lives. The host side of the solver reads the same numbers (tile size, ring
-//! length) so that its launches match the kernels.
+//! The numbers a generated source is built from: code width, bitset sizes, the option list, the
+//! speculation window and its shared-memory ring, and where the table lives. The host side of the
+//! solver reads the same numbers (block sizes, shared memory, window) so that its launches match
+//! the kernels.
 
 use crate::{Game, GenError, MAX_VALUE_BITS};
 use octal_core::codec::LoopTable;
@@ -11,12 +12,15 @@ use octal_core::SparseKind;
 const CONSTANT_BANK: usize = 64 * 1024;
 const CONSTANT_MARGIN: usize = 4 * 1024;
 
-/// Largest tile the chain kernel computes in one launch; halved while the tile's marks
-/// (`TILE_MARK_BYTES` at most) or the options whose source can lie inside a tile are too many for
-/// shared memory.
-const TILE_START: usize = 1024;
-const TILE_MARK_BYTES: usize = 32 * 1024;
-const NEAR_MAX: usize = 2048;
+/// The largest speculation window (heaps computed at once by the `spec` kernel's rounds).
+pub const WINDOW_MAX: usize = 8192;
+/// Shared memory a `spec` block may use (the H100/H200 allow 227 KiB per block; the rest of the
+/// SM stays free for `verify` blocks).
+const SPEC_SHARED_MAX: usize = 160 * 1024;
+/// Bytes of the per-lane bitsets of one `spec` block.
+const SPEC_BITS_BYTES: usize = 32 * 1024;
+/// Threads of a `verify` block (one warp per heap).
+pub const VERIFY_THREADS: usize = 256;
 
 /// The derived parameters of one generated source.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,16 +32,20 @@ pub struct Layout {
     pub words: usize,
     /// Bytes of one code (1 or 2).
     pub code_bytes: usize,
-    /// The hot options as one list: breaking entries, and single-heap options with code 0.
+    /// The hot options as one list sorted by distance: breaking entries, and single-heap options
+    /// with code 0.
     pub options: Vec<(usize, u16)>,
-    /// Options with distance below `max_tile` (they come first in `options`).
-    pub near: usize,
-    /// The most heaps one `chain` launch computes.
-    pub max_tile: usize,
     /// The farthest distance back of an option.
     pub reach: usize,
-    /// Heaps in the ring of mark bitsets (a power of two above `reach + max_tile`).
+    /// Threads of a `spec` block (one warp per heap; each lane keeps a bitset of `words` words).
+    pub spec_threads: usize,
+    /// Heaps in each `spec` block's shared ring of codes (a power of two of at least
+    /// `reach + 2 WINDOW_MAX`: a round reloads up to two windows), or 0 when it would not fit and sources are read from global memory.
     pub ring: usize,
+    /// Whether the options are copied to shared memory (else read from their table).
+    pub options_shared: bool,
+    /// Dynamic shared memory of a `spec` block, in bytes.
+    pub spec_shared: usize,
     /// First heap the kernels may compute.
     pub hot_from: usize,
     /// Whether the options sit in the constant bank.
@@ -65,23 +73,30 @@ impl Layout {
             });
         }
         let codes = 1usize << (bits - 1);
-        let mut max_tile = TILE_START;
-        let near_of = |tile: usize| options.partition_point(|o| o.0 < tile);
-        while max_tile > 32
-            && (near_of(max_tile) > NEAR_MAX || max_tile * codes / 8 > TILE_MARK_BYTES)
-        {
-            max_tile /= 2;
-        }
+        let words = codes / 32;
+        let code_bytes = if bits <= 9 { 1 } else { 2 };
         let reach = hot.reach();
+        let spec_threads = (SPEC_BITS_BYTES / (4 * words)).clamp(128, 1024);
+        // The lanes' bitsets, the options as (dist, code) pairs of u32 if they fit, the ring.
+        let bitsets = spec_threads * words * 4;
+        let options_shared = bitsets + options.len() * 8 <= SPEC_SHARED_MAX;
+        let fixed = bitsets + if options_shared { options.len() * 8 } else { 0 };
+        let ring_heaps = (reach + 2 * WINDOW_MAX).next_power_of_two();
+        let ring = if fixed + ring_heaps * code_bytes <= SPEC_SHARED_MAX {
+            ring_heaps
+        } else {
+            0
+        };
         Ok(Layout {
             value_bits: bits,
             codes,
-            words: codes / 32,
-            code_bytes: if bits <= 9 { 1 } else { 2 },
-            near: near_of(max_tile),
-            max_tile,
+            words,
+            code_bytes,
             reach,
-            ring: (reach + max_tile + 1).next_power_of_two(),
+            spec_threads,
+            ring,
+            options_shared,
+            spec_shared: fixed + ring * code_bytes,
             hot_from: hot.hot_from.max(reach),
             constant: options.len() * 6 <= CONSTANT_BANK - CONSTANT_MARGIN,
             options,

@@ -8,14 +8,15 @@
 //!
 //! The source holds three kernels, whose signatures the solver's launch module names:
 //!
-//! * `push_far(const code_t *codes, unsigned *marks, u64 src_lo, u64 src_hi)`: for the heaps
-//!   `n` in `src_hi .. src_hi + REACH`, marks the codes of the options whose source heap lies in
-//!   `src_lo .. src_hi` (one thread per target heap; a ring of `RING` bitsets of `WORDS` words).
-//! * `chain(code_t *codes, u16 *values, unsigned *marks, u64 lo, u64 hi, u64 *overflow)`: one
-//!   warp computes heaps `lo .. hi` (at most `MAX_TILE`) in order: the pushed marks, the options
-//!   whose source lies inside the tile, then the mex over the codes. A mex beyond the code space
-//!   stores its heap in `*overflow` (minimum) and stops.
-//! * `verify(const u16 *g, u64 lo, u64 hi, u64 *first_fail)`: one thread per heap proves a common
+//! * `spec(code_t *codes, u64 lo, u64 hi, unsigned window, u64 *ctl)`: a cooperative launch (one
+//!   block per SM, `SPEC_THREADS` threads, `spec_shared` bytes of dynamic shared memory)
+//!   speculates heaps `lo .. hi` by rounds over a sliding window of `window` heaps: every warp
+//!   computes one heap at a time from the previous round's codes (the lanes split the options);
+//!   the heaps before the first one that changed in a round are the recurrence's values, so the
+//!   window moves past it. The codes of `lo - REACH .. lo` must be the true ones; the others are
+//!   guesses. `ctl` holds the control words (see the source).
+//! * `decode(const code_t *codes, u16 *values, u64 lo, u64 hi)`: values from codes.
+//! * `verify(const u16 *g, u64 lo, u64 hi, u64 *first_fail)`: one warp per heap proves a common
 //!   candidate (every rare-class value below it is the value of some option) and stores the
 //!   least failing heap with `atomicMin`; a rare candidate is always reported, for the host to
 //!   check exactly.
@@ -25,12 +26,12 @@
 mod layout;
 mod source;
 
-pub use layout::Layout;
+pub use layout::{Layout, VERIFY_THREADS, WINDOW_MAX};
 
 use octal_core::{Code, RareTable, SparseSpace};
 
 /// Bumped whenever the generated text changes meaning (it is part of the header).
-pub const GENERATOR_VERSION: &str = "kernels-gen 1";
+pub const GENERATOR_VERSION: &str = "kernels-gen 2";
 
 /// The widest values the kernels handle: codes of `MAX_VALUE_BITS - 1` bits.
 pub const MAX_VALUE_BITS: u32 = 12;

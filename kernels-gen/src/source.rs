@@ -1,7 +1,8 @@
 //! The text of a generated source: a header, the constants of the game, the option table and
-//! the three kernels. Only `render` writes text; the kernels' bodies do not depend on the game
+//! the three kernels (`spec`, `decode`, `verify`). Only `render` writes text; the kernels' bodies do not depend on the game
 //! beyond the macros and tables above them.
 
+use crate::layout::{VERIFY_THREADS, WINDOW_MAX};
 use crate::{Game, Layout, GENERATOR_VERSION};
 use std::fmt::Write;
 
@@ -22,9 +23,9 @@ pub fn render(game: &Game<'_>, l: &Layout) -> String {
     );
     let _ = writeln!(
         w,
-        "// {} hot options ({} near), values below 2^{}",
+        "// {} hot options reaching {} heaps back, values below 2^{}",
         l.options.len(),
-        l.near,
+        l.reach,
         l.value_bits
     );
     let code_t = if l.code_bytes == 1 {
@@ -35,22 +36,29 @@ pub fn render(game: &Game<'_>, l: &Layout) -> String {
     let _ = writeln!(w, "\ntypedef {code_t} code_t;");
     let _ = writeln!(w, "typedef unsigned long long u64;");
     let _ = writeln!(w, "typedef unsigned short u16;\n");
+    // Bits b of a word whose popcount(b & MASK & 31) is even.
+    let even_bits = (0..32u32)
+        .filter(|b| (b & u32::from(game.space.mask) & 31).count_ones() % 2 == 0)
+        .fold(0u32, |m, b| m | 1 << b);
     let defines = [
         ("VALUE_BITS", l.value_bits.to_string()),
         ("CODES", l.codes.to_string()),
         ("WORDS", l.words.to_string()),
-        ("WORDS_PER_LANE", l.words.div_ceil(32).to_string()),
         ("MASK", format!("{:#x}u", game.space.mask)),
+        ("EVEN_BITS", format!("{even_bits:#010x}u")),
         ("DROP_BIT", l.drop_bit.to_string()),
         ("DOMAIN", u8::from(l.domain_k.is_some()).to_string()),
         ("DOMAIN_K", l.domain_k.unwrap_or(0).to_string()),
         ("N_OPTIONS", l.options.len().to_string()),
-        ("N_NEAR", l.near.to_string()),
-        ("MAX_TILE", l.max_tile.to_string()),
         ("REACH", l.reach.to_string()),
+        ("WINDOW_MAX", WINDOW_MAX.to_string()),
+        ("SPEC_THREADS", l.spec_threads.to_string()),
+        ("SPEC_UNROLL", "8".to_string()),
+        ("OPTIONS_SHARED", u8::from(l.options_shared).to_string()),
         ("RING", l.ring.to_string()),
-        ("PUSH_THREADS", "128".to_string()),
-        ("CHECK_EVERY", "64".to_string()),
+        ("VERIFY_THREADS", VERIFY_THREADS.to_string()),
+        ("VERIFY_UNROLL", "4".to_string()),
+        ("VALUE_WORDS", ((1usize << l.value_bits) / 32).to_string()),
     ];
     for (name, value) in defines {
         let _ = writeln!(w, "#define {name} {value}");
@@ -116,6 +124,8 @@ fn table(w: &mut String, space: &str, ty: &str, name: &str, items: &[String]) {
 
 /// The kernels: the same text for every game.
 const KERNELS: &str = r#"
+#define NONE 0xffffffffffffffffull
+
 __device__ __forceinline__ unsigned rare_parity(u64 n) {
     return DOMAIN ? (unsigned)((n ^ (u64)DOMAIN_K) & 1) : 0u;
 }
@@ -129,143 +139,218 @@ __device__ __forceinline__ u16 decode_common(u64 n, unsigned c) {
     return (u16)(v | ((parity ^ want) << DROP_BIT));
 }
 
-// First option index whose distance is at least d (the table is sorted by distance).
-__device__ __forceinline__ unsigned first_option_from(u64 d) {
-    unsigned lo = 0, hi = N_OPTIONS;
-    while (lo < hi) {
-        unsigned mid = (lo + hi) / 2;
-        if ((u64)OPTION_DIST[mid] < d) lo = mid + 1; else hi = mid;
+// The control words of `spec`: ctl[0] the heap whose mex left the code space (out), ctl[1] rounds
+// run (out), ctl[2..5) the first heap changed and ctl[5..8) the first heap whose mex overflowed in
+// rounds r % 3, ctl[8] the grid barrier's arrivals (one per block and round, never reset within
+// a launch). The host sets every word to NONE but ctl[1] and ctl[8] (zero) before a launch.
+#define CTL_OVERFLOW 0
+#define CTL_ROUNDS 1
+#define CTL_CHANGED 2
+#define CTL_OVER 5
+#define CTL_ARRIVED 8
+
+// Ends round r for this block: folds the block's first changed and first overflowing heap into
+// the round's slots, waits until every block of the (cooperative, hence co-resident) grid has
+// arrived, and returns the grid's first changed heap in *changed and first overflow in *over
+// (through shared memory). Writes before it are visible after it to reads past L1 (__ldcg).
+__device__ __forceinline__ void end_round(u64 *ctl, unsigned r, u64 *block_min, u64 *changed, u64 *over) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned slot = r % 3u;
+        if (block_min[0] != NONE) atomicMin(ctl + CTL_CHANGED + slot, block_min[0]);
+        if (block_min[1] != NONE) atomicMin(ctl + CTL_OVER + slot, block_min[1]);
+        __threadfence();
+        atomicAdd(ctl + CTL_ARRIVED, 1ull);
+        u64 all = (u64)(r + 1u) * gridDim.x;
+        while (*(volatile u64 *)(ctl + CTL_ARRIVED) < all) { }
+        __threadfence();
+        *changed = *(volatile u64 *)(ctl + CTL_CHANGED + slot);
+        *over = *(volatile u64 *)(ctl + CTL_OVER + slot);
+        block_min[0] = NONE;
+        block_min[1] = NONE;
     }
-    return lo;
+    __syncthreads();
 }
 
-// Marks, for each heap n in [src_hi, src_hi + REACH), the codes of its options whose source heap
-// n - d lies in [src_lo, src_hi). One thread per target heap; the lanes of a warp walk the same
-// options (a broadcast read of the table), each lane keeping the ones whose source is in range.
-extern "C" __global__ void push_far(const code_t *codes, unsigned *marks, u64 src_lo, u64 src_hi) {
-    __shared__ unsigned mine[WORDS * PUSH_THREADS];
-    unsigned tid = threadIdx.x;
-    for (unsigned w = 0; w < WORDS; w++) mine[w * PUSH_THREADS + tid] = 0u;
-    u64 warp0 = src_hi + (u64)blockIdx.x * PUSH_THREADS + (tid & ~31u);
-    u64 n = warp0 + (tid & 31u);
-    bool active = n < src_hi + REACH;
-    // Over the warp, sources in range need d in [warp0 - src_hi + 1, warp0 + 31 - src_lo].
-    u64 d_hi = warp0 + 31 - src_lo;
-    for (unsigned j = first_option_from(warp0 - src_hi + 1); j < N_OPTIONS && (u64)OPTION_DIST[j] <= d_hi; j++) {
-        u64 d = OPTION_DIST[j];
-        if (active && n >= d && n - d >= src_lo && n - d < src_hi) {
-            unsigned x = (unsigned)codes[n - d] ^ (unsigned)OPTION_CODE[j];
-            mine[(x >> 5) * PUSH_THREADS + tid] |= 1u << (x & 31u);
-        }
-    }
-    if (!active) return;
-    unsigned *out = marks + (n & (RING - 1)) * WORDS;
-    for (unsigned w = 0; w < WORDS; w++) {
-        unsigned bits = mine[w * PUSH_THREADS + tid];
-        if (bits) out[w] |= bits;
-    }
-}
+struct __align__(8) Option { unsigned dist; unsigned code; };
 
-// One warp computes heaps [lo, hi) in order (hi - lo <= MAX_TILE). The marks pushed from heaps
-// before lo are copied into shared memory for the whole tile first (and cleared in the ring, which
-// then serves later heaps); per heap the lanes add the near options whose source lies in [lo, n)
-// and take the mex over the codes.
-extern "C" __global__ void chain(code_t *codes, u16 *values, unsigned *marks, u64 lo, u64 hi, u64 *overflow) {
-    __shared__ unsigned tile_marks[MAX_TILE * WORDS];
-    __shared__ code_t tile[MAX_TILE];
-    __shared__ unsigned near_dist[N_NEAR > 0 ? N_NEAR : 1];
-    __shared__ unsigned near_code[N_NEAR > 0 ? N_NEAR : 1];
-    unsigned lane = threadIdx.x;
-    unsigned len = (unsigned)(hi - lo);
-    for (unsigned j = lane; j < N_NEAR; j += 32) {
-        near_dist[j] = OPTION_DIST[j];
-        near_code[j] = OPTION_CODE[j];
+#if RING
+#define SOURCE(h) ring[(h) & (RING - 1)]
+#else
+#define SOURCE(h) __ldcg(codes + (h))
+#endif
+
+// Speculates heaps [lo, hi) by rounds over a window of `window` heaps (at most WINDOW_MAX): each
+// round every warp of the grid computes one heap of the window at a time from the codes of the
+// round before (its lanes split the options, each lane marking its own bitset; the lanes' bitsets
+// are or-ed and the first free code taken) and stores it if it changed. The heaps before the first
+// one that changed agree with their own options: they are the values of the recurrence, and so is
+// the first changed heap, computed from them; the window moves past it. A launch ends when the
+// window passes hi, or at the first heap, so proved, whose mex leaves the code space.
+extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u64 lo, u64 hi, unsigned window, u64 *ctl) {
+    extern __shared__ __align__(16) unsigned char smem[];
+    __shared__ u64 block_min[2], round_end[2];
+    unsigned *bitsets = (unsigned *)smem;
+    Option *opts = (Option *)(bitsets + WORDS * SPEC_THREADS);
+#if RING
+    code_t *ring = (code_t *)(opts + (OPTIONS_SHARED ? N_OPTIONS : 0));
+#endif
+    unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
+#if OPTIONS_SHARED
+    for (unsigned j = tid; j < N_OPTIONS; j += SPEC_THREADS) {
+        opts[j].dist = OPTION_DIST[j];
+        opts[j].code = OPTION_CODE[j];
     }
-    for (unsigned k = lane; k < len * WORDS; k += 32) {
-        unsigned *slot = marks + ((lo + k / WORDS) & (RING - 1)) * WORDS + k % WORDS;
-        tile_marks[k] = *slot;
-        *slot = 0u;
+#endif
+#if RING
+    for (u64 h = lo - REACH + tid; h < min(lo + 2ull * window, hi); h += SPEC_THREADS) ring[h & (RING - 1)] = __ldcg(codes + h);
+#endif
+    if (tid == 0) {
+        block_min[0] = NONE;
+        block_min[1] = NONE;
     }
-    __syncwarp();
-    for (unsigned inside = 0; inside < len; inside++) {
-        unsigned *cur = tile_marks + inside * WORDS;
-        for (unsigned j = lane; j < N_NEAR && near_dist[j] <= inside; j += 32) {
-            unsigned x = (unsigned)tile[inside - near_dist[j]] ^ near_code[j];
-            atomicOr(&cur[x >> 5], 1u << (x & 31u));
+    __syncthreads();
+    // Word w of this lane's bitset: mine[32 * w] (one bank per lane).
+    unsigned *mine = bitsets + warp * 32u * WORDS + lane;
+    u64 first_warp = (u64)blockIdx.x * (SPEC_THREADS / 32) + warp;
+    u64 warps = (u64)gridDim.x * (SPEC_THREADS / 32);
+    u64 p = lo;
+    unsigned round = 0;
+    while (p < hi) {
+        u64 end = min(p + window, hi);
+        if (blockIdx.x == 0 && tid == 0) {
+            ctl[CTL_CHANGED + (round + 1u) % 3u] = NONE;
+            ctl[CTL_OVER + (round + 1u) % 3u] = NONE;
         }
-        __syncwarp();
-        unsigned first = CODES;
-        #pragma unroll
-        for (unsigned k = 0; k < WORDS_PER_LANE; k++) {
-            unsigned w = lane + 32u * k;
-            if (w < WORDS) {
-                unsigned free_bits = ~cur[w];
-                if (free_bits) first = min(first, w * 32u + (unsigned)(__ffs(free_bits) - 1));
+        for (u64 n = p + first_warp; n < end; n += warps) {
+            for (unsigned w = 0; w < WORDS; w++) mine[32u * w] = 0u;
+            __syncwarp();
+            // SPEC_UNROLL options a lane at a time: their loads first, then the marks (shared
+            // atomics, which nothing waits for), so that the loads overlap.
+            for (unsigned j0 = lane; j0 < N_OPTIONS; j0 += 32u * SPEC_UNROLL) {
+                unsigned x[SPEC_UNROLL];
+                #pragma unroll
+                for (unsigned u = 0; u < SPEC_UNROLL; u++) {
+                    unsigned j = j0 + 32u * u;
+                    x[u] = 0xffffffffu;
+                    if (j < N_OPTIONS) {
+#if OPTIONS_SHARED
+                        Option o = opts[j];
+#else
+                        Option o = {OPTION_DIST[j], OPTION_CODE[j]};
+#endif
+                        x[u] = (unsigned)SOURCE(n - o.dist) ^ o.code;
+                    }
+                }
+                #pragma unroll
+                for (unsigned u = 0; u < SPEC_UNROLL; u++) {
+                    if (x[u] != 0xffffffffu) atomicOr(mine + 32u * (x[u] >> 5), 1u << (x[u] & 31u));
+                }
+            }
+            __syncwarp();
+            unsigned c = CODES;
+            for (unsigned w = 0; w < WORDS; w++) {
+                unsigned taken = __reduce_or_sync(0xffffffffu, mine[32u * w]);
+                if (c == CODES && ~taken) c = 32u * w + (unsigned)(__ffs(~taken) - 1);
+            }
+            if (lane == 0) {
+                if (c >= CODES) {
+                    atomicMin(block_min + 1, n);
+                    atomicMin(block_min, n);
+                } else if (c != (unsigned)SOURCE(n)) {
+                    codes[n] = (code_t)c;
+                    atomicMin(block_min, n);
+                }
             }
         }
-        unsigned c = __reduce_min_sync(0xffffffffu, first);
-        u64 n = lo + inside;
-        if (c >= CODES) {
-            if (lane == 0) atomicMin(overflow, n);
-            return;
+        end_round(ctl, round, block_min, round_end, round_end + 1);
+        u64 changed = round_end[0];
+        u64 over = round_end[1];
+        round++;
+        if (over != NONE && over == changed) {
+            if (blockIdx.x == 0 && tid == 0) ctl[CTL_OVERFLOW] = over;
+            break;
         }
-        if (lane == 0) {
-            tile[inside] = (code_t)c;
-            codes[n] = (code_t)c;
-            values[n] = decode_common(n, c);
-        }
-        __syncwarp();
+#if RING
+        u64 next = changed == NONE ? end : changed + 1;
+        // The heaps that may have changed and those the next window adds.
+        for (u64 h = p + tid; h < min(next + window, hi); h += SPEC_THREADS) ring[h & (RING - 1)] = __ldcg(codes + h);
+        __syncthreads();
+        p = next;
+#else
+        p = changed == NONE ? end : changed + 1;
+#endif
     }
+    if (blockIdx.x == 0 && tid == 0) ctl[CTL_ROUNDS] += round;
 }
 
-__device__ __forceinline__ void mark_value(unsigned *m, unsigned x) {
-    if (x < (1u << VALUE_BITS)) m[x >> 5] |= 1u << (x & 31u);
+// The values of heaps [lo, hi) from their codes.
+extern "C" __global__ void decode(const code_t *codes, u16 *values, u64 lo, u64 hi) {
+    u64 n = lo + (u64)blockIdx.x * blockDim.x + threadIdx.x;
+    if (n < hi) values[n] = decode_common(n, codes[n]);
 }
 
-// Whether every value v < c with popcount(v & MASK) of parity `par` is marked.
-__device__ __forceinline__ bool rare_below_found(const unsigned *m, unsigned c, unsigned par) {
-    // Bits b of a word whose popcount(b & MASK & 31) is even.
-    unsigned even = 0u;
-    for (unsigned b = 0; b < 32; b++) even |= ((__popc(b & MASK & 31u) & 1u) == 0u ? 1u : 0u) << b;
-    unsigned last = (c - 1u) >> 5;
-    for (unsigned w = 0; w <= last; w++) {
+__device__ __forceinline__ bool rare_class(unsigned x, unsigned par) {
+    return (__popc(x & MASK) & 1u) == par;
+}
+
+// Whether this warp's bitset (word w at seen[w]) holds every rare-class value below c.
+__device__ __forceinline__ bool covered(const unsigned *seen, unsigned c, unsigned par, unsigned lane) {
+    bool ok = true;
+    for (unsigned w = lane; w <= (c >> 5); w += 32u) {
         unsigned base = __popc((w << 5) & MASK) & 1u;
-        unsigned rare = (base == par) ? even : ~even;
-        unsigned below = (w < (c >> 5)) ? 0xffffffffu : ((1u << (c & 31u)) - 1u);
-        if (rare & below & ~m[w]) return false;
+        unsigned rare = base == par ? EVEN_BITS : ~EVEN_BITS;
+        unsigned below = w < (c >> 5) ? 0xffffffffu : ((1u << (c & 31u)) - 1u);
+        ok = ok && (rare & below & ~seen[w]) == 0u;
     }
-    return true;
+    return __all_sync(0xffffffffu, ok);
 }
 
 // Proves the candidates g[lo .. hi) given every value before them: a common candidate c at heap n
 // is G(n) when each rare-class value below c is the value of an option (the speculative pass
-// marked every common option). The least heap that fails, or whose candidate is rare, goes to
+// marked every common option). One warp per heap: the lanes take 32 splits a + (h - a) at a time
+// (a = 1, 2, ...) and mark the rare-class values below c in the warp's bitset, which is checked
+// every VERIFY_UNROLL steps. The least heap that fails, or whose candidate is rare, goes to
 // *first_fail; the host then checks that heap exactly.
-extern "C" __global__ void verify(const u16 *g, u64 lo, u64 hi, u64 *first_fail) {
-    u64 n = lo + (u64)blockIdx.x * blockDim.x + threadIdx.x;
+extern "C" __global__ void __launch_bounds__(VERIFY_THREADS) verify(const u16 *g, u64 lo, u64 hi, u64 *first_fail) {
+    __shared__ unsigned bitsets[(VERIFY_THREADS / 32) * VALUE_WORDS];
+    unsigned lane = threadIdx.x & 31u;
+    unsigned *seen = bitsets + (threadIdx.x >> 5) * VALUE_WORDS;
+    u64 n = lo + (u64)blockIdx.x * (VERIFY_THREADS / 32) + (threadIdx.x >> 5);
     if (n >= hi) return;
     unsigned c = g[n];
     unsigned par = rare_parity(n);
-    if ((__popc(c & MASK) & 1u) == par) { atomicMin(first_fail, n); return; }
-    if (c == 0u) return;
-    unsigned m[(1 << VALUE_BITS) / 32];
-    for (unsigned w = 0; w < (1 << VALUE_BITS) / 32; w++) m[w] = 0u;
-    for (unsigned k = 0; k < N_WHOLE; k++) if (n == (u64)WHOLE[k]) mark_value(m, 0u);
-    for (unsigned k = 0; k < N_SINGLE; k++) if (n > (u64)SINGLE[k]) mark_value(m, g[n - SINGLE[k]]);
-    if (rare_below_found(m, c, par)) return;
-    for (u64 a0 = 1;; a0 += CHECK_EVERY) {
-        bool scanned = false;
-        for (unsigned k = 0; k < N_BREAK; k++) {
-            u64 i = BREAK[k];
-            if (n < i) continue;
-            u64 h = n - i;
-            u64 end = min(a0 + CHECK_EVERY, h / 2 + 1);
-            if (a0 >= end) continue;
-            scanned = true;
-            for (u64 a = a0; a < end; a++) mark_value(m, (unsigned)(g[a] ^ g[h - a]));
-        }
-        if (rare_below_found(m, c, par)) return;
-        if (!scanned) { atomicMin(first_fail, n); return; }
+    if (rare_class(c, par)) {
+        if (lane == 0) atomicMin(first_fail, n);
+        return;
     }
+    for (unsigned w = lane; w < VALUE_WORDS; w += 32u) seen[w] = 0u;
+    __syncwarp();
+#define SEE(value) { \
+        unsigned x_ = (value); \
+        if (x_ < c && rare_class(x_, par)) atomicOr(seen + (x_ >> 5), 1u << (x_ & 31u)); \
+    }
+    if (lane == 0) {
+        for (unsigned k = 0; k < N_WHOLE; k++) if (n == (u64)WHOLE[k]) SEE(0u);
+        for (unsigned k = 0; k < N_SINGLE; k++) if (n > (u64)SINGLE[k]) SEE(g[n - SINGLE[k]]);
+    }
+    __syncwarp();
+    u64 longest = 0;
+    for (unsigned k = 0; k < N_BREAK; k++) if (n >= (u64)BREAK[k]) longest = max(longest, (n - BREAK[k]) / 2);
+    bool done = covered(seen, c, par, lane);
+    for (u64 a0 = 1; !done && a0 <= longest; a0 += 32u * VERIFY_UNROLL) {
+        #pragma unroll
+        for (unsigned u = 0; u < VERIFY_UNROLL; u++) {
+            u64 a = a0 + 32u * u + lane;
+            for (unsigned k = 0; k < N_BREAK; k++) {
+                u64 i = BREAK[k];
+                if (n >= i && a <= (n - i) / 2) SEE(g[a] ^ g[n - i - a]);
+            }
+        }
+        __syncwarp();
+        done = covered(seen, c, par, lane);
+    }
+#undef SEE
+    if (!done && lane == 0) atomicMin(first_fail, n);
 }
 "#;

@@ -332,10 +332,12 @@ fn execute(
     if let Some(t) = &solution.gpu_timings {
         let rate = |heaps: usize, d: std::time::Duration| heaps as f64 / d.as_secs_f64().max(1e-9);
         eprintln!(
-            "octal: gpu: speculated {} heaps in {:.3} s ({:.0}/s), verified {} in {:.3} s ({:.0}/s)",
+            "octal: gpu: speculated {} heaps in {:.3} s ({:.0}/s, {} rounds, {:.1} heaps a round), verified {} in {:.3} s ({:.0}/s)",
             t.speculated,
             t.speculate.as_secs_f64(),
             rate(t.speculated, t.speculate),
+            t.rounds,
+            t.speculated as f64 / t.rounds.max(1) as f64,
             t.verified,
             t.verify.as_secs_f64(),
             rate(t.verified, t.verify)

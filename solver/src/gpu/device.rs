@@ -68,6 +68,8 @@ pub struct Gpu {
     pub(super) stream: Arc<CudaStream>,
     /// The virtual architecture the kernels are compiled for, e.g. `compute_90`.
     arch: String,
+    /// Multiprocessors: the `spec` kernel runs one block on each.
+    sms: u32,
     /// Compiled kernels by (table fingerprint, value bits, architecture).
     modules: HashMap<(u64, u32, String), Arc<Kernels>>,
 }
@@ -87,7 +89,11 @@ impl Gpu {
         }
         let ctx = CudaContext::new(0)?;
         let (major, minor) = ctx.compute_capability()?;
+        let sms = ctx.attribute(
+            cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+        )?;
         Ok(Gpu {
+            sms: sms.max(1) as u32,
             stream: ctx.default_stream(),
             ctx,
             arch: format!("compute_{major}{minor}"),
@@ -108,7 +114,7 @@ impl Gpu {
         }
         let ptx = compile(&kernels_gen::generate(game)?, &self.arch)?;
         let module = self.ctx.load_module(ptx)?;
-        let kernels = Arc::new(Kernels::load(&module, layout)?);
+        let kernels = Arc::new(Kernels::load(&module, layout, self.sms)?);
         self.modules.insert(key, kernels.clone());
         Ok(kernels)
     }
@@ -126,7 +132,7 @@ impl Gpu {
                 total as f64 / (1u64 << 30) as f64,
                 free as f64 / (1u64 << 30) as f64
             ),
-            format!("architecture    {}", self.arch),
+            format!("architecture    {} ({} SMs)", self.arch, self.sms),
             format!(
                 "driver          CUDA {}.{}",
                 driver / 1000,

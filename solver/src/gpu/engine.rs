@@ -1,13 +1,13 @@
 //! The speculate-verify loop on the device.
 //!
 //! Heaps before the kernels' first heap (where options may reach two rare heaps) run on the CPU
-//! loop. From there one session per rare table: the values proved so far go to the device, the
-//! far marks of the heaps before the first tile are pushed, then block by block the `chain` kernel
-//! speculates tile after tile (each tile's sources pushed to later heaps by `push_far` as soon as
-//! it is done) and the `verify` kernel proves the block. The heap `verify` flags first is checked
-//! on the CPU: a wrong candidate ends the session with the corrected table (one
-//! [`Notice::TableCorrected`]); a mex beyond the code space ends it with wider codes
-//! ([`Notice::Widened`]). Only proved values reach `g`.
+//! loop. From there one session per rare table: the values proved so far go to the device, then
+//! block by block the `spec` kernel speculates the block (rounds over a sliding window, one
+//! cooperative launch), `decode` turns codes into values and the `verify` kernel proves the
+//! block on a second stream while the next block is speculated from the unproved values (work
+//! thrown away if the proof fails). The heap `verify` flags first is checked on the CPU: a wrong candidate ends the session
+//! with the corrected table (one [`Notice::TableCorrected`]); a mex beyond the code space ends it
+//! with wider codes ([`Notice::Widened`]). Only proved values reach `g`.
 
 use super::device::Gpu;
 use super::launch::{Buffers, Kernels};
@@ -17,21 +17,23 @@ use crate::verify::{Refuted, Verifier};
 use octal_core::codec::Codec;
 use octal_core::exact;
 use octal_core::{Code, RareTable, SparseSpace};
+use cudarc::driver::CudaStream;
+use std::sync::Arc;
 use std::time::Instant;
 
-/// Heaps per `chain` launch: the fastest of 64 .. 1024 on Officers on the H200
-/// (bench/results/officers-gpu-h200.md, run 3).
-const DEFAULT_TILE: usize = 256;
+/// Heaps of the `spec` kernel's window: the fastest of 512 .. 8192 on Officers on the H200
+/// (bench/results/officers-gpu-h200-window.md).
+const DEFAULT_WINDOW: usize = 4096;
 
-/// The tile the `chain` kernel computes per launch: [`DEFAULT_TILE`], or what the environment
-/// variable `OCTAL_GPU_TILE` says (a tuning knob: a smaller tile means fewer near options per heap
-/// and more launches), at most the generated `MAX_TILE`.
-fn tile(max_tile: usize) -> usize {
-    std::env::var("OCTAL_GPU_TILE")
+/// The `spec` kernel's window: [`DEFAULT_WINDOW`], or what the environment variable
+/// `OCTAL_GPU_WINDOW` says (a tuning knob: a larger window means more heaps per round and more
+/// rounds per heap), at most [`kernels_gen::WINDOW_MAX`].
+fn window() -> u32 {
+    std::env::var("OCTAL_GPU_WINDOW")
         .ok()
         .and_then(|v| v.parse::<usize>().ok())
-        .unwrap_or(DEFAULT_TILE)
-        .clamp(32, max_tile.max(32))
+        .unwrap_or(DEFAULT_WINDOW)
+        .clamp(32, kernels_gen::WINDOW_MAX) as u32
 }
 
 /// Heaps of the first block of a session; blocks double up to `MAX_BLOCK`.
@@ -125,10 +127,12 @@ struct Session<'a> {
     gpu: &'a Gpu,
     kernels: &'a Kernels,
     buf: Buffers,
+    /// The stream of verification and transfers to the host, beside the speculation's.
+    check: Arc<CudaStream>,
 }
 
 impl<'a> Session<'a> {
-    /// Uploads the proved values `g` and the codes the options read, and pushes their marks.
+    /// Uploads the proved values `g` and the codes the options read.
     fn new(
         gpu: &'a Gpu,
         kernels: &'a Kernels,
@@ -156,8 +160,13 @@ impl<'a> Session<'a> {
                 .codes
                 .slice_mut(from * l.code_bytes..start * l.code_bytes),
         )?;
-        kernels.push_far(stream, &mut buf, from as u64, start as u64)?;
-        Ok(Session { gpu, kernels, buf })
+        let check = gpu.ctx.new_stream()?;
+        Ok(Session {
+            gpu,
+            kernels,
+            buf,
+            check,
+        })
     }
 
     fn run(
@@ -170,28 +179,35 @@ impl<'a> Session<'a> {
         timings: &mut Timings,
     ) -> Result<Ended, SolveError> {
         let stream = self.gpu.stream.clone();
-        let tile = tile(self.kernels.layout.max_tile);
+        let window = window();
         let mut block = MIN_BLOCK;
-        while g.len() < n {
-            let lo = g.len();
-            let mut hi = (lo + block).min(n);
-            let t = Instant::now();
-            for t0 in (lo..hi).step_by(tile) {
-                let t1 = (t0 + tile).min(hi);
-                self.kernels
-                    .chain(&stream, &mut self.buf, t0 as u64, t1 as u64)?;
-                self.kernels
-                    .push_far(&stream, &mut self.buf, t0 as u64, t1 as u64)?;
+        let mut lo = g.len();
+        let mut hi = (lo + block).min(n);
+        let mut started = Instant::now();
+        self.kernels
+            .spec(&stream, &mut self.buf, lo as u64, hi as u64, window)?;
+        loop {
+            let done = self.kernels.speculated(&stream, &self.buf)?;
+            timings.rounds += done.rounds as usize;
+            let widen = done.overflow.is_some();
+            if let Some(heap) = done.overflow {
+                hi = heap as usize;
             }
-            let overflow = stream
-                .clone_dtoh(&self.buf.overflow)
-                .map_err(GpuError::from)?[0];
-            timings.speculate += t.elapsed();
-            let widen = overflow != u64::MAX;
-            if widen {
-                hi = overflow as usize;
-            }
+            self.kernels
+                .decode(&stream, &mut self.buf, lo as u64, hi as u64)?;
+            stream.synchronize().map_err(GpuError::from)?;
+            timings.speculate += started.elapsed();
             timings.speculated += hi - lo;
+            // The next block speculates on this one's values while they are verified.
+            let next = (!widen && hi < n).then(|| {
+                block = (block * 2).min(MAX_BLOCK);
+                (hi, (hi + block).min(n))
+            });
+            if let Some((from, to)) = next {
+                started = Instant::now();
+                self.kernels
+                    .spec(&stream, &mut self.buf, from as u64, to as u64, window)?;
+            }
             let t = Instant::now();
             let failed = if verify {
                 self.verify(verifier, g, lo, hi)?
@@ -210,17 +226,18 @@ impl<'a> Session<'a> {
             if widen {
                 return Ok(Ended::Widen);
             }
-            block = (block * 2).min(MAX_BLOCK);
+            match next {
+                Some((from, to)) => (lo, hi) = (from, to),
+                None => return Ok(Ended::Done),
+            }
         }
-        Ok(Ended::Done)
     }
 
     /// Appends the device values of heaps `lo .. hi` to `g` (which ends at `lo`).
     fn fetch(&self, g: &mut Vec<u16>, lo: usize, hi: usize) -> Result<(), GpuError> {
         debug_assert_eq!(g.len(), lo);
         g.resize(hi, 0);
-        self.gpu
-            .stream
+        self.check
             .memcpy_dtoh(&self.buf.values.slice(lo..hi), &mut g[lo..hi])?;
         Ok(())
     }
@@ -235,7 +252,7 @@ impl<'a> Session<'a> {
         lo: usize,
         hi: usize,
     ) -> Result<Option<Ended>, SolveError> {
-        let stream = self.gpu.stream.clone();
+        let stream = self.check.clone();
         let mut from = lo;
         while from < hi {
             stream

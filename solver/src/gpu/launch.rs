@@ -2,22 +2,28 @@
 //! generated source (see the `kernels-gen` crate docs) and against the buffer lengths it relies on.
 
 use super::GpuError;
+use cudarc::driver::sys::CUfunction_attribute_enum;
 use cudarc::driver::{
     CudaFunction, CudaModule, CudaSlice, CudaStream, DriverError, LaunchConfig, PushKernelArg,
 };
-use kernels_gen::Layout;
+use kernels_gen::{Layout, VERIFY_THREADS, WINDOW_MAX};
 use std::sync::Arc;
 
-/// Threads of a `push_far` block (`PUSH_THREADS` in the generated source).
-const PUSH_THREADS: u32 = 128;
-/// Threads of a `verify` block.
-const VERIFY_THREADS: u32 = 256;
+/// Threads of a `decode` block.
+const DECODE_THREADS: u32 = 256;
+/// Control words of `spec` (see the generated source): overflow, rounds, three change slots,
+/// three overflow slots, the barrier's arrivals.
+const CTL_WORDS: usize = 9;
+const CTL_ROUNDS: usize = 1;
+const CTL_ARRIVED: usize = 8;
 
-/// The three kernels of one generated module, with the layout they were generated for.
+/// The three kernels of one generated module, with the layout they were generated for and the
+/// number of `spec` blocks that run at once (one per SM, all resident: the launch is cooperative).
 pub struct Kernels {
-    push_far: CudaFunction,
-    chain: CudaFunction,
+    spec: CudaFunction,
+    decode: CudaFunction,
     verify: CudaFunction,
+    spec_blocks: u32,
     pub layout: Layout,
 }
 
@@ -26,14 +32,20 @@ pub struct Buffers {
     /// Codes, `layout.code_bytes` bytes a heap.
     pub codes: CudaSlice<u8>,
     pub values: CudaSlice<u16>,
-    /// The ring of mark bitsets: `ring * words` words.
-    pub marks: CudaSlice<u32>,
-    /// The least heap whose mex left the code space (`u64::MAX`: none).
-    pub overflow: CudaSlice<u64>,
+    /// The control words of `spec`.
+    pub ctl: CudaSlice<u64>,
     /// The least heap that failed verification (`u64::MAX`: none).
     pub first_fail: CudaSlice<u64>,
     /// Heaps the buffers hold.
     pub heaps: usize,
+}
+
+/// How one `spec` launch ended.
+pub struct Speculated {
+    /// The heap whose mex left the code space (the launch stopped there), if any.
+    pub overflow: Option<u64>,
+    /// Rounds the window took.
+    pub rounds: u64,
 }
 
 fn grid(items: u64, threads: u32) -> LaunchConfig {
@@ -45,29 +57,103 @@ fn grid(items: u64, threads: u32) -> LaunchConfig {
 }
 
 impl Kernels {
-    pub fn load(module: &Arc<CudaModule>, layout: Layout) -> Result<Kernels, DriverError> {
+    /// The kernels of `module`, with `spec` allowed its shared memory and sized to `sms`
+    /// multiprocessors.
+    pub fn load(module: &Arc<CudaModule>, layout: Layout, sms: u32) -> Result<Kernels, GpuError> {
+        let spec = module.load_function("spec")?;
+        spec.set_attribute(
+            CUfunction_attribute_enum::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            layout.spec_shared as i32,
+        )?;
+        let per_sm = spec.occupancy_max_active_blocks_per_multiprocessor(
+            layout.spec_threads as u32,
+            layout.spec_shared,
+            None,
+        )?;
+        if per_sm == 0 {
+            return Err(GpuError::Driver(format!(
+                "the spec kernel ({} threads, {} bytes of shared memory) does not fit one SM",
+                layout.spec_threads, layout.spec_shared
+            )));
+        }
         Ok(Kernels {
-            push_far: module.load_function("push_far")?,
-            chain: module.load_function("chain")?,
+            spec,
+            decode: module.load_function("decode")?,
             verify: module.load_function("verify")?,
+            spec_blocks: sms,
             layout,
         })
     }
 
-    /// Device buffers for heaps `0..heaps` (marks zeroed, no overflow or failure yet).
+    /// Device buffers for heaps `0..heaps`.
     pub fn buffers(&self, stream: &Arc<CudaStream>, heaps: usize) -> Result<Buffers, DriverError> {
         Ok(Buffers {
             codes: stream.alloc_zeros::<u8>(heaps * self.layout.code_bytes)?,
             values: stream.alloc_zeros::<u16>(heaps)?,
-            marks: stream.alloc_zeros::<u32>(self.layout.ring * self.layout.words)?,
-            overflow: stream.clone_htod(&[u64::MAX])?,
+            ctl: stream.alloc_zeros::<u64>(CTL_WORDS)?,
             first_fail: stream.clone_htod(&[u64::MAX])?,
             heaps,
         })
     }
 
-    /// Marks, for heaps `hi .. hi + reach`, the options whose source lies in `lo .. hi`.
-    pub fn push_far(
+    /// Starts speculating the codes of heaps `lo .. hi` over a window of `window` heaps on
+    /// `stream`; the codes of `lo - reach .. lo` must be the true ones (or the speculated ones of
+    /// a block being verified: then the result stands only if that block is proved).
+    /// [`Kernels::speculated`] waits for the result.
+    pub fn spec(
+        &self,
+        stream: &Arc<CudaStream>,
+        b: &mut Buffers,
+        lo: u64,
+        hi: u64,
+        window: u32,
+    ) -> Result<(), GpuError> {
+        let l = &self.layout;
+        assert!(lo >= l.hot_from as u64 && lo < hi && hi as usize <= b.heaps);
+        assert!(window >= 1 && window as usize <= WINDOW_MAX);
+        let mut ctl = [u64::MAX; CTL_WORDS];
+        ctl[CTL_ROUNDS] = 0;
+        ctl[CTL_ARRIVED] = 0;
+        stream.memcpy_htod(&ctl, &mut b.ctl)?;
+        let cfg = LaunchConfig {
+            grid_dim: (self.spec_blocks, 1, 1),
+            block_dim: (l.spec_threads as u32, 1, 1),
+            shared_mem_bytes: l.spec_shared as u32,
+        };
+        // SAFETY: matches `spec(code_t *codes, u64 lo, u64 hi, unsigned window, u64 *ctl)` with
+        // the block size and dynamic shared memory the layout generated it for (the attribute
+        // was raised in `load`; occupancy checked there). It reads codes of heaps
+        // lo - reach .. hi and writes codes of lo .. hi (hi <= heaps: inside `codes`), and the
+        // CTL_WORDS words of `ctl`. The grid barrier needs every block resident: the launch is
+        // cooperative (the driver refuses it otherwise) with one block per SM.
+        unsafe {
+            stream
+                .launch_builder(&self.spec)
+                .arg(&mut b.codes)
+                .arg(&lo)
+                .arg(&hi)
+                .arg(&window)
+                .arg(&mut b.ctl)
+                .launch_cooperative(cfg)
+        }?;
+        Ok(())
+    }
+
+    /// Waits for the `spec` launch on `stream` and says how it ended.
+    pub fn speculated(
+        &self,
+        stream: &Arc<CudaStream>,
+        b: &Buffers,
+    ) -> Result<Speculated, GpuError> {
+        let ctl = stream.clone_dtoh(&b.ctl)?;
+        Ok(Speculated {
+            overflow: (ctl[0] != u64::MAX).then_some(ctl[0]),
+            rounds: ctl[CTL_ROUNDS],
+        })
+    }
+
+    /// The values of heaps `lo .. hi` from their codes.
+    pub fn decode(
         &self,
         stream: &Arc<CudaStream>,
         b: &mut Buffers,
@@ -75,53 +161,19 @@ impl Kernels {
         hi: u64,
     ) -> Result<(), GpuError> {
         assert!(lo <= hi && hi as usize <= b.heaps);
-        assert_eq!(b.marks.len(), self.layout.ring * self.layout.words);
-        let cfg = grid(self.layout.reach as u64, PUSH_THREADS);
-        // SAFETY: matches `push_far(const code_t *codes, unsigned *marks, u64 src_lo, u64 src_hi)`.
-        // It reads codes of heaps in lo..hi (hi <= heaps: inside `codes`) and writes marks at
-        // ring slots (index & (RING - 1)) * WORDS + w < ring * words = marks.len().
-        unsafe {
-            stream
-                .launch_builder(&self.push_far)
-                .arg(&b.codes)
-                .arg(&mut b.marks)
-                .arg(&lo)
-                .arg(&hi)
-                .launch(cfg)
+        if lo == hi {
+            return Ok(());
         }
-        .map(drop)
-        .map_err(GpuError::from)
-    }
-
-    /// Computes heaps `lo .. hi` (at most `layout.max_tile`) in order.
-    pub fn chain(
-        &self,
-        stream: &Arc<CudaStream>,
-        b: &mut Buffers,
-        lo: u64,
-        hi: u64,
-    ) -> Result<(), GpuError> {
-        assert!(lo < hi && hi as usize <= b.heaps);
-        assert!((hi - lo) as usize <= self.layout.max_tile);
-        let cfg = LaunchConfig {
-            grid_dim: (1, 1, 1),
-            block_dim: (32, 1, 1),
-            shared_mem_bytes: 0,
-        };
-        // SAFETY: matches `chain(code_t *codes, u16 *values, unsigned *marks, u64 lo, u64 hi,
-        // u64 *overflow)`, launched as the single warp it is written for. It writes codes and
-        // values of heaps lo..hi (hi <= heaps), reads codes inside its tile (shared memory), ring
-        // slots < marks.len(), and one u64 through `overflow`.
+        // SAFETY: matches `decode(const code_t *codes, u16 *values, u64 lo, u64 hi)`: thread
+        // n < hi reads the code and writes the value of heap n (< heaps).
         unsafe {
             stream
-                .launch_builder(&self.chain)
-                .arg(&mut b.codes)
+                .launch_builder(&self.decode)
+                .arg(&b.codes)
                 .arg(&mut b.values)
-                .arg(&mut b.marks)
                 .arg(&lo)
                 .arg(&hi)
-                .arg(&mut b.overflow)
-                .launch(cfg)
+                .launch(grid(hi - lo, DECODE_THREADS))
         }
         .map(drop)
         .map_err(GpuError::from)
@@ -139,9 +191,11 @@ impl Kernels {
         if lo == hi {
             return Ok(());
         }
-        let cfg = grid(hi - lo, VERIFY_THREADS);
-        // SAFETY: matches `verify(const u16 *g, u64 lo, u64 hi, u64 *first_fail)`. Thread n < hi
-        // reads values of heaps below n (< heaps) and writes one u64 through `first_fail`.
+        let cfg = grid((hi - lo) * 32, VERIFY_THREADS as u32);
+        // SAFETY: matches `verify(const u16 *g, u64 lo, u64 hi, u64 *first_fail)`, launched with
+        // the VERIFY_THREADS its static shared memory is sized for, one warp per heap. The warp of
+        // heap n < hi reads values of heaps below n (< heaps) and writes one u64 through
+        // `first_fail`.
         unsafe {
             stream
                 .launch_builder(&self.verify)

@@ -19,6 +19,8 @@ use std::time::Duration;
 pub struct Timings {
     pub speculated: usize,
     pub speculate: Duration,
+    /// Rounds of the speculation window.
+    pub rounds: usize,
     pub verified: usize,
     pub verify: Duration,
 }
