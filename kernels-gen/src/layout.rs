@@ -19,6 +19,9 @@ pub const WINDOW_MAX: usize = 8192;
 const SPEC_SHARED_MAX: usize = 160 * 1024;
 /// Bytes of the per-lane bitsets of one `spec` block.
 const SPEC_BITS_BYTES: usize = 32 * 1024;
+/// Heaps of the window one `spec` block keeps the far marks of: a window holds at most
+/// `(FAR_SLOTS - 2) * blocks` heaps.
+pub const FAR_SLOTS: usize = 128;
 /// Threads of a `verify` block (one warp per heap).
 pub const VERIFY_THREADS: usize = 256;
 
@@ -40,7 +43,7 @@ pub struct Layout {
     /// Threads of a `spec` block (one warp per heap; each lane keeps a bitset of `words` words).
     pub spec_threads: usize,
     /// Heaps in each `spec` block's shared ring of codes (a power of two of at least
-    /// `reach + 2 WINDOW_MAX`: a round reloads up to two windows), or 0 when it would not fit and sources are read from global memory.
+    /// `reach + 2 WINDOW_MAX` and a 16-byte group: a round reloads up to two windows), or 0 when it would not fit and sources are read from global memory.
     pub ring: usize,
     /// Whether the options are copied to shared memory (else read from their table).
     pub options_shared: bool,
@@ -77,11 +80,13 @@ impl Layout {
         let code_bytes = if bits <= 9 { 1 } else { 2 };
         let reach = hot.reach();
         let spec_threads = (SPEC_BITS_BYTES / (4 * words)).clamp(128, 1024);
-        // The lanes' bitsets, the options as (dist, code) pairs of u32 if they fit, the ring.
-        let bitsets = spec_threads * words * 4;
-        let options_shared = bitsets + options.len() * 8 <= SPEC_SHARED_MAX;
-        let fixed = bitsets + if options_shared { options.len() * 8 } else { 0 };
-        let ring_heaps = (reach + 2 * WINDOW_MAX).next_power_of_two();
+        // The lanes' bitsets, the far slots and each warp's marks, the options as (dist, code)
+        // pairs of u32 if they fit, the ring.
+        let bitsets = (spec_threads + FAR_SLOTS + spec_threads / 32) * words * 4;
+        let options_bytes = options.len().next_multiple_of(2) * 8;
+        let options_shared = bitsets + options_bytes <= SPEC_SHARED_MAX;
+        let fixed = bitsets + if options_shared { options_bytes } else { 0 };
+        let ring_heaps = (reach + 2 * WINDOW_MAX + 16).next_power_of_two();
         let ring = if fixed + ring_heaps * code_bytes <= SPEC_SHARED_MAX {
             ring_heaps
         } else {

@@ -26,7 +26,7 @@
 mod layout;
 mod source;
 
-pub use layout::{Layout, VERIFY_THREADS, WINDOW_MAX};
+pub use layout::{Layout, FAR_SLOTS, VERIFY_THREADS, WINDOW_MAX};
 
 use octal_core::{Code, RareTable, SparseSpace};
 

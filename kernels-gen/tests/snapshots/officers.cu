@@ -20,6 +20,7 @@ typedef unsigned short u16;
 #define WINDOW_MAX 8192
 #define SPEC_THREADS 1024
 #define SPEC_UNROLL 8
+#define FAR_SLOTS 128
 #define OPTIONS_SHARED 1
 #define RING 65536
 #define VERIFY_THREADS 256
@@ -334,17 +335,21 @@ __device__ __forceinline__ u16 decode_common(u64 n, unsigned c) {
 // the round's slots, waits until every block of the (cooperative, hence co-resident) grid has
 // arrived, and returns the grid's first changed heap in *changed and first overflow in *over
 // (through shared memory). Writes before it are visible after it to reads past L1 (__ldcg).
+// The barrier counts arrivals without reset, so nothing waits on a last arriver.
 __device__ __forceinline__ void end_round(u64 *ctl, unsigned r, u64 *block_min, u64 *changed, u64 *over) {
     __syncthreads();
     if (threadIdx.x == 0) {
         unsigned slot = r % 3u;
         if (block_min[0] != NONE) atomicMin(ctl + CTL_CHANGED + slot, block_min[0]);
         if (block_min[1] != NONE) atomicMin(ctl + CTL_OVER + slot, block_min[1]);
-        __threadfence();
-        atomicAdd(ctl + CTL_ARRIVED, 1ull);
+        // Release: this block's codes and slot minima before the arrival; acquire: every
+        // block's after it (bar.sync carries both to the block's other threads).
+        asm volatile("red.release.gpu.global.add.u64 [%0], 1;" :: "l"(ctl + CTL_ARRIVED) : "memory");
         u64 all = (u64)(r + 1u) * gridDim.x;
-        while (*(volatile u64 *)(ctl + CTL_ARRIVED) < all) { }
-        __threadfence();
+        u64 arrived;
+        do {
+            asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(arrived) : "l"(ctl + CTL_ARRIVED) : "memory");
+        } while (arrived < all);
         *changed = *(volatile u64 *)(ctl + CTL_CHANGED + slot);
         *over = *(volatile u64 *)(ctl + CTL_OVER + slot);
         block_min[0] = NONE;
@@ -356,25 +361,79 @@ __device__ __forceinline__ void end_round(u64 *ctl, unsigned r, u64 *block_min, 
 struct __align__(8) Option { unsigned dist; unsigned code; };
 
 #if RING
+// Copies the codes of heaps [from, to) (widened to whole 16-byte groups: the codes buffer is
+// padded) into the ring, 16 bytes a thread at a time, past L1.
+__device__ __forceinline__ void load_ring(code_t *ring, const code_t *codes, u64 from, u64 to) {
+    const u64 per = 16u / sizeof(code_t);
+    for (u64 h = (from & ~(per - 1u)) + per * threadIdx.x; h < to; h += per * SPEC_THREADS) {
+        *(uint4 *)(ring + (h & (RING - 1))) = __ldcg((const uint4 *)(codes + h));
+    }
+}
+#endif
+
+#if RING
 #define SOURCE(h) ring[(h) & (RING - 1)]
 #else
 #define SOURCE(h) __ldcg(codes + (h))
 #endif
 
-// Speculates heaps [lo, hi) by rounds over a window of `window` heaps (at most WINDOW_MAX): each
-// round every warp of the grid computes one heap of the window at a time from the codes of the
-// round before (its lanes split the options, each lane marking its own bitset; the lanes' bitsets
-// are or-ed and the first free code taken) and stores it if it changed. The heaps before the first
-// one that changed agree with their own options: they are the values of the recurrence, and so is
-// the first changed heap, computed from them; the window moves past it. A launch ends when the
-// window passes hi, or at the first heap, so proved, whose mex leaves the code space.
+// Marks, in this lane's bitset, the options j in [from, to) of heap n (the lanes split them):
+// SPEC_UNROLL options a lane at a time, their loads first, then the marks (shared atomics, which
+// nothing waits for), so that the loads overlap. Stores the bitset or-ed over the warp in out[0,
+// WORDS) and clears the lanes' bitsets again.
+__device__ __forceinline__ void mark_options(const Option *opts, const code_t *ring, const code_t *codes,
+        unsigned *mine, unsigned *out, unsigned lane, u64 n, unsigned from, unsigned to) {
+    for (unsigned j0 = from + lane; j0 < to; j0 += 32u * SPEC_UNROLL) {
+        unsigned x[SPEC_UNROLL];
+        #pragma unroll
+        for (unsigned u = 0; u < SPEC_UNROLL; u++) {
+            unsigned j = j0 + 32u * u;
+            x[u] = 0xffffffffu;
+            if (j < to) {
+#if OPTIONS_SHARED
+                Option o = opts[j];
+#else
+                Option o = {OPTION_DIST[j], OPTION_CODE[j]};
+#endif
+                x[u] = (unsigned)SOURCE(n - o.dist) ^ o.code;
+            }
+        }
+        #pragma unroll
+        for (unsigned u = 0; u < SPEC_UNROLL; u++) {
+            if (x[u] != 0xffffffffu) atomicOr(mine + 32u * (x[u] >> 5), 1u << (x[u] & 31u));
+        }
+    }
+    __syncwarp();
+    for (unsigned w = 0; w < WORDS; w++) {
+        unsigned taken = __reduce_or_sync(0xffffffffu, mine[32u * w]);
+        mine[32u * w] = 0u;
+        if (lane == 0) out[w] = taken;
+    }
+    __syncwarp();
+}
+
+// Speculates heaps [lo, hi) by rounds over a window of `window` heaps (at most WINDOW_MAX and
+// (FAR_SLOTS - 2) blocks): each round every heap of the window is computed from the codes of the
+// round before, heap n by a warp of block n % blocks (the lanes split the options, each marking
+// its own bitset; the bitsets are or-ed and the first free code taken) and stored if it changed.
+// The options reaching more than `window` back read heaps before the window, which are final: a
+// heap marks them once, in its first round, and keeps them in its block's far slot. The heaps
+// before the first one that changed agree with their own options: they are the values of the
+// recurrence, and so is the first changed heap, computed from them; the window moves past it. A
+// launch ends when the window passes hi, or at the first heap, so proved, whose mex leaves the
+// code space.
 extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u64 lo, u64 hi, unsigned window, u64 *ctl) {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ u64 block_min[2], round_end[2];
     unsigned *bitsets = (unsigned *)smem;
-    Option *opts = (Option *)(bitsets + WORDS * SPEC_THREADS);
+    unsigned *far = bitsets + WORDS * SPEC_THREADS;
+    unsigned *near_marks = far + WORDS * FAR_SLOTS;
+    Option *opts = (Option *)(near_marks + WORDS * (SPEC_THREADS / 32));
 #if RING
-    code_t *ring = (code_t *)(opts + (OPTIONS_SHARED ? N_OPTIONS : 0));
+    // 16-byte aligned: an even number of options.
+    code_t *ring = (code_t *)(opts + (OPTIONS_SHARED ? (N_OPTIONS + 1) / 2 * 2 : 0));
+#else
+    const code_t *ring = 0;
 #endif
     unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
 #if OPTIONS_SHARED
@@ -383,56 +442,51 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
         opts[j].code = OPTION_CODE[j];
     }
 #endif
+    for (unsigned k = tid; k < WORDS * SPEC_THREADS; k += SPEC_THREADS) bitsets[k] = 0u;
 #if RING
-    for (u64 h = lo - REACH + tid; h < min(lo + 2ull * window, hi); h += SPEC_THREADS) ring[h & (RING - 1)] = __ldcg(codes + h);
+    load_ring(ring, codes, lo - REACH, min(lo + 2ull * window, hi));
 #endif
     if (tid == 0) {
         block_min[0] = NONE;
         block_min[1] = NONE;
     }
+    // Options [0, near) reach at most `window` back (the options are sorted by distance).
+    unsigned near = 0, above = N_OPTIONS;
+    while (near < above) {
+        unsigned mid = (near + above) / 2u;
+        if (OPTION_DIST[mid] <= window) near = mid + 1u; else above = mid;
+    }
     __syncthreads();
     // Word w of this lane's bitset: mine[32 * w] (one bank per lane).
     unsigned *mine = bitsets + warp * 32u * WORDS + lane;
-    u64 first_warp = (u64)blockIdx.x * (SPEC_THREADS / 32) + warp;
-    u64 warps = (u64)gridDim.x * (SPEC_THREADS / 32);
-    u64 p = lo;
+    u64 blocks = gridDim.x, b = blockIdx.x;
+    u64 p = lo, fresh_from = lo;
     unsigned round = 0;
     while (p < hi) {
         u64 end = min(p + window, hi);
-        if (blockIdx.x == 0 && tid == 0) {
+        if (b == 0 && tid == 0) {
             ctl[CTL_CHANGED + (round + 1u) % 3u] = NONE;
             ctl[CTL_OVER + (round + 1u) % 3u] = NONE;
         }
-        for (u64 n = p + first_warp; n < end; n += warps) {
-            for (unsigned w = 0; w < WORDS; w++) mine[32u * w] = 0u;
-            __syncwarp();
-            // SPEC_UNROLL options a lane at a time: their loads first, then the marks (shared
-            // atomics, which nothing waits for), so that the loads overlap.
-            for (unsigned j0 = lane; j0 < N_OPTIONS; j0 += 32u * SPEC_UNROLL) {
-                unsigned x[SPEC_UNROLL];
-                #pragma unroll
-                for (unsigned u = 0; u < SPEC_UNROLL; u++) {
-                    unsigned j = j0 + 32u * u;
-                    x[u] = 0xffffffffu;
-                    if (j < N_OPTIONS) {
-#if OPTIONS_SHARED
-                        Option o = opts[j];
-#else
-                        Option o = {OPTION_DIST[j], OPTION_CODE[j]};
-#endif
-                        x[u] = (unsigned)SOURCE(n - o.dist) ^ o.code;
-                    }
-                }
-                #pragma unroll
-                for (unsigned u = 0; u < SPEC_UNROLL; u++) {
-                    if (x[u] != 0xffffffffu) atomicOr(mine + 32u * (x[u] >> 5), 1u << (x[u] & 31u));
-                }
-            }
-            __syncwarp();
+        // This block's heaps of the window are b + blocks * k; warp w takes the k = w mod warps.
+        u64 k = (p + blocks - 1u - b) / blocks;
+        k += (warp + SPEC_THREADS / 32u - (unsigned)(k % (SPEC_THREADS / 32u))) % (SPEC_THREADS / 32u);
+        for (; b + blocks * k < end; k += SPEC_THREADS / 32u) {
+            u64 n = b + blocks * k;
+            unsigned *slot = far + WORDS * (unsigned)(k % FAR_SLOTS);
+            unsigned *marks = near_marks + WORDS * warp;
+            if (n >= fresh_from) mark_options(opts, ring, codes, mine, slot, lane, n, near, N_OPTIONS);
+            mark_options(opts, ring, codes, mine, marks, lane, n, 0u, near);
             unsigned c = CODES;
-            for (unsigned w = 0; w < WORDS; w++) {
-                unsigned taken = __reduce_or_sync(0xffffffffu, mine[32u * w]);
-                if (c == CODES && ~taken) c = 32u * w + (unsigned)(__ffs(~taken) - 1);
+            for (unsigned w0 = 0; w0 < WORDS && c == CODES; w0 += 32u) {
+                unsigned w = w0 + lane;
+                unsigned taken = w < WORDS ? marks[w] | slot[w] : 0xffffffffu;
+                unsigned free_words = __ballot_sync(0xffffffffu, ~taken != 0u);
+                if (free_words) {
+                    unsigned f = (unsigned)(__ffs(free_words) - 1);
+                    unsigned t = __shfl_sync(0xffffffffu, taken, f);
+                    c = 32u * (w0 + f) + (unsigned)(__ffs(~t) - 1);
+                }
             }
             if (lane == 0) {
                 if (c >= CODES) {
@@ -449,20 +503,19 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
         u64 over = round_end[1];
         round++;
         if (over != NONE && over == changed) {
-            if (blockIdx.x == 0 && tid == 0) ctl[CTL_OVERFLOW] = over;
+            if (b == 0 && tid == 0) ctl[CTL_OVERFLOW] = over;
             break;
         }
-#if RING
+        fresh_from = end;
         u64 next = changed == NONE ? end : changed + 1;
+#if RING
         // The heaps that may have changed and those the next window adds.
-        for (u64 h = p + tid; h < min(next + window, hi); h += SPEC_THREADS) ring[h & (RING - 1)] = __ldcg(codes + h);
+        load_ring(ring, codes, p, min(next + window, hi));
         __syncthreads();
-        p = next;
-#else
-        p = changed == NONE ? end : changed + 1;
 #endif
+        p = next;
     }
-    if (blockIdx.x == 0 && tid == 0) ctl[CTL_ROUNDS] += round;
+    if (b == 0 && tid == 0) ctl[CTL_ROUNDS] += round;
 }
 
 // The values of heaps [lo, hi) from their codes.

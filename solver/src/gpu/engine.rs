@@ -179,7 +179,7 @@ impl<'a> Session<'a> {
         timings: &mut Timings,
     ) -> Result<Ended, SolveError> {
         let stream = self.gpu.stream.clone();
-        let window = window();
+        let window = window().min(self.kernels.max_window());
         let mut block = MIN_BLOCK;
         let mut lo = g.len();
         let mut hi = (lo + block).min(n);

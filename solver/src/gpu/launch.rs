@@ -6,7 +6,7 @@ use cudarc::driver::sys::CUfunction_attribute_enum;
 use cudarc::driver::{
     CudaFunction, CudaModule, CudaSlice, CudaStream, DriverError, LaunchConfig, PushKernelArg,
 };
-use kernels_gen::{Layout, VERIFY_THREADS, WINDOW_MAX};
+use kernels_gen::{Layout, FAR_SLOTS, VERIFY_THREADS, WINDOW_MAX};
 use std::sync::Arc;
 
 /// Threads of a `decode` block.
@@ -85,10 +85,17 @@ impl Kernels {
         })
     }
 
+    /// The largest window `spec` takes: [`WINDOW_MAX`], and at most `FAR_SLOTS - 2` heaps a
+    /// block (each block keeps the far marks of its heaps of the window).
+    pub fn max_window(&self) -> u32 {
+        WINDOW_MAX.min((FAR_SLOTS - 2) * self.spec_blocks as usize) as u32
+    }
+
     /// Device buffers for heaps `0..heaps`.
     pub fn buffers(&self, stream: &Arc<CudaStream>, heaps: usize) -> Result<Buffers, DriverError> {
         Ok(Buffers {
-            codes: stream.alloc_zeros::<u8>(heaps * self.layout.code_bytes)?,
+            // Padded: `spec` reads codes in 16-byte groups.
+            codes: stream.alloc_zeros::<u8>(heaps * self.layout.code_bytes + 16)?,
             values: stream.alloc_zeros::<u16>(heaps)?,
             ctl: stream.alloc_zeros::<u64>(CTL_WORDS)?,
             first_fail: stream.clone_htod(&[u64::MAX])?,
@@ -110,7 +117,7 @@ impl Kernels {
     ) -> Result<(), GpuError> {
         let l = &self.layout;
         assert!(lo >= l.hot_from as u64 && lo < hi && hi as usize <= b.heaps);
-        assert!(window >= 1 && window as usize <= WINDOW_MAX);
+        assert!(window >= 1 && window <= self.max_window());
         let mut ctl = [u64::MAX; CTL_WORDS];
         ctl[CTL_ROUNDS] = 0;
         ctl[CTL_ARRIVED] = 0;
