@@ -14,10 +14,10 @@ use super::launch::{Buffers, Kernels};
 use super::{GpuError, Timings};
 use crate::solve::{self, Notice, SolveError};
 use crate::verify::{Refuted, Verifier};
+use cudarc::driver::CudaStream;
 use octal_core::codec::Codec;
 use octal_core::exact;
 use octal_core::{Code, RareTable, SparseSpace};
-use cudarc::driver::CudaStream;
 use std::sync::Arc;
 use std::time::Instant;
 
