@@ -28,7 +28,7 @@ fn timed<T>(f: impl FnOnce() -> Result<T>) -> Result<(T, f64)> {
 pub fn run(args: &BenchArgs) -> Result<()> {
     let code = cli::parse_code(&args.code)?;
     let n_max = cli::parse_count("-n", &args.n)?;
-    cli::check_memory("-n", n_max)?;
+    cli::check_heaps("-n", n_max)?;
     let threads = cli::validate_threads(args.threads)?;
     let rules = code.rules();
     let sizes: Vec<usize> = (18..=40)
