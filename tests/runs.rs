@@ -156,9 +156,9 @@ fn damage_is_found_and_named() {
     let dir = finished_run("damage");
     let values = dir.join("values.bin");
     let good = std::fs::read(&values).unwrap();
-    // One flipped byte in block 3 (64-byte header, blocks of 2^16 two-byte values + checksum).
+    // One flipped byte in block 3 (64-byte header, blocks of 2^16 one-byte values + checksum).
     let mut bad = good.clone();
-    bad[64 + 3 * (2 * 65536 + 8) + 100] ^= 0x40;
+    bad[64 + 3 * (65536 + 8) + 100] ^= 0x40;
     std::fs::write(&values, &bad).unwrap();
     assert_damage(&dir, "values.bin: block 3: checksum mismatch");
     // Truncated inside block 4.
@@ -209,7 +209,9 @@ fn a_failed_write_keeps_the_last_checkpoint() {
     let out = Command::new("sh").args(["-c", &script]).output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(err.contains("values.bin"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    // The value history (values.work, doubling) reaches the limit before values.bin.
+    assert!(err.contains("values.work: File too large"), "{err}");
     let check = octal(&["check", d]);
     assert!(
         check.status.success(),
@@ -292,4 +294,116 @@ fn plots_of_a_run() {
     let bad = octal(&["plot", d, "-o", dir.join("x.jpg").to_str().unwrap()]);
     assert_eq!(bad.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The header's width byte and the file's length.
+fn width_and_len(dir: &Path) -> (u8, usize) {
+    let bytes = std::fs::read(dir.join("values.bin")).unwrap();
+    (bytes[12], bytes.len())
+}
+
+/// Bytes of a value file of `n` values at `width` bytes each.
+fn file_len(n: usize, width: usize) -> usize {
+    64 + n * width + 8 * n.div_ceil(65536)
+}
+
+#[test]
+fn small_values_take_one_byte() {
+    let dir = finished_run("width1");
+    assert_eq!(width_and_len(&dir), (1, file_len(300_000, 1)));
+    let c: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("checkpoint.json")).unwrap())
+            .unwrap();
+    assert_eq!(c["width"], 1);
+    // The value history was kept in the run directory, two bytes a value.
+    let work = std::fs::metadata(dir.join("values.work")).unwrap().len() as usize;
+    assert!(work >= 2 * 300_000, "values.work holds {work} bytes");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Officers' first value above 255 is G(10344) = 256: a run starts at one byte a value and
+/// switches to two; a run of values below 256 resumed past that heap switches too. Both give the
+/// values of an uninterrupted run in memory.
+#[test]
+fn a_value_above_255_switches_to_two_bytes() {
+    let n = 300_000;
+    let whole = json(&octal(&["solve", ".6", "-n", "300000", "--json", "-q"]));
+    let dir = fresh_dir("width2");
+    let d = dir.to_str().unwrap();
+    let out = json(&octal(&[
+        "solve", ".6", "-n", "300000", "--out", d, "--json", "-q",
+    ]));
+    assert_eq!(result(&out), result(&whole));
+    assert_eq!(width_and_len(&dir), (2, file_len(n, 2)));
+    std::fs::remove_dir_all(&dir).unwrap();
+    let out = octal(&["solve", ".6", "-n", "10000", "--out", d, "-q"]);
+    assert!(out.status.success());
+    assert_eq!(width_and_len(&dir), (1, file_len(10_000, 1)));
+    let resumed = json(&octal(&["resume", d, "-n", "300000", "--json", "-q"]));
+    assert_eq!(result(&resumed), result(&whole));
+    assert_eq!(width_and_len(&dir), (2, file_len(n, 2)));
+    let status = json(&octal(&["status", d, "--json"]));
+    assert_eq!(status["fnv1a64"], whole["fnv1a64"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Values kept in a memory-mapped file (a run directory's values.work) are the exact engine's:
+/// OEIS games, b-files compared value by value.
+#[test]
+fn mapped_values_equal_the_exact_engine() {
+    for code in [".6", ".07", ".16", ".137", "4.07"] {
+        let dir = fresh_dir(&format!("mapped{code}"));
+        let d = dir.to_str().unwrap();
+        let exact_file = dir.with_extension("exact.txt");
+        let exact = json(&octal(&[
+            "solve",
+            code,
+            "-n",
+            "40000",
+            "--engine",
+            "exact",
+            "--values",
+            exact_file.to_str().unwrap(),
+            "--json",
+            "-q",
+        ]));
+        let mapped = json(&octal(&[
+            "solve", code, "-n", "40000", "--out", d, "--json", "-q",
+        ]));
+        for k in [
+            "fnv1a64",
+            "max_value",
+            "max_value_at",
+            "p_positions",
+            "last_p_position",
+        ] {
+            assert_eq!(mapped[k], exact[k], "{code}: {k}");
+        }
+        let b = octal(&["export", d, "--format", "bfile"]);
+        assert_eq!(
+            String::from_utf8_lossy(&b.stdout),
+            std::fs::read_to_string(&exact_file).unwrap(),
+            "{code}: b-files"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+        std::fs::remove_file(&exact_file).unwrap();
+    }
+}
+
+/// Past 2^21 heaps a run without --out keeps its values in a temporary file: an unusable
+/// temporary directory is one line and status 1, never a panic.
+#[test]
+fn an_unwritable_temporary_directory_is_status_1() {
+    let out = Command::new(OCTAL)
+        .args(["solve", ".6", "-n", "2200000", "-q"])
+        .env("TMPDIR", "/nonexistent-octal-tmp")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("octal: cannot keep the values in /nonexistent-octal-tmp/octal-values-"),
+        "{err}"
+    );
 }

@@ -5,12 +5,14 @@
 use crate::cli::{self, BenchArgs};
 use crate::period::PeriodSearch;
 use crate::solve::{self, EngineChoice, Request};
+use crate::values::ValueStore;
 use anyhow::{bail, Context, Result};
 use octal_core::classic::Classic;
 use octal_core::exact;
 use octal_core::fnv::fnv1a64_values;
 use octal_core::Code;
 use serde_json::json;
+use std::ops::Deref;
 use std::time::Instant;
 
 /// One engine's time at one size.
@@ -28,7 +30,7 @@ fn timed<T>(f: impl FnOnce() -> Result<T>) -> Result<(T, f64)> {
 pub fn run(args: &BenchArgs) -> Result<()> {
     let code = cli::parse_code(&args.code)?;
     let n_max = cli::parse_count("-n", &args.n)?;
-    cli::check_memory("-n", n_max)?;
+    cli::check_heaps("-n", n_max)?;
     let threads = cli::validate_threads(args.threads)?;
     let rules = code.rules();
     let sizes: Vec<usize> = (18..=40)
@@ -152,6 +154,7 @@ fn engines_and_periods(
         .as_ref()
         .map_or(64, |t| t.last_heap() + code.t() + 1);
     let (_, tp) = timed(|| Ok(PeriodSearch::new(code.t(), window).feed(&auto.values)))?;
+    let mapped = mapped_over_memory(code, n, all, auto.values.deref())?;
     let dot16: Code = ".16".parse().expect("a code");
     let mut req = Request::new(dot16.clone(), 1 << 20);
     req.check_period = true;
@@ -176,6 +179,9 @@ fn engines_and_periods(
         tp,
         100.0 * tp / ta
     );
+    println!(
+        "values in a mapped temporary file instead of memory, same run: {mapped:.3}x the time (median of {PAIRS} interleaved pairs)"
+    );
     let p = p16
         .period
         .ok_or_else(|| anyhow::anyhow!(".16 was not proved periodic"))?;
@@ -194,5 +200,35 @@ fn engines_and_periods(
         "dot16_period": p.period,
         "dot16_preperiod": p.preperiod,
         "dot16_seconds": t16,
+        "mapped_store_time_ratio": mapped,
     }))
+}
+
+/// Pairs of runs [`mapped_over_memory`] times.
+const PAIRS: usize = 3;
+
+/// The verified auto engine with its values in memory and in a mapped temporary file
+/// ([`ValueStore`]), in interleaved pairs: the median of the time ratios (mapped / memory). Both
+/// must give `want`.
+fn mapped_over_memory(code: &Code, n: usize, on: &rayon::ThreadPool, want: &[u16]) -> Result<f64> {
+    let req = Request::new(code.clone(), n);
+    let mut ratios = Vec::new();
+    for _ in 0..PAIRS {
+        let mut seconds = [0.0; 2];
+        for (k, store) in [ValueStore::memory(), ValueStore::temp()?]
+            .into_iter()
+            .enumerate()
+        {
+            let (sol, t) = timed(|| {
+                Ok(on.install(|| solve::solve_watched(&req, store, &mut |_| {}, &mut |_| Ok(())))?)
+            })?;
+            if sol.values.deref() != want {
+                bail!("the values differ with the store {:?}", sol.values);
+            }
+            seconds[k] = t;
+        }
+        ratios.push(seconds[1] / seconds[0]);
+    }
+    ratios.sort_by(f64::total_cmp);
+    Ok(ratios[PAIRS / 2])
 }

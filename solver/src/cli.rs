@@ -152,7 +152,7 @@ pub struct SolveArgs {
     /// Compute until a period is proved by the Octal Periodicity Theorem (or --max-n heaps).
     #[arg(long)]
     pub check_period: bool,
-    /// With --check-period: the most heaps to compute [default: 1e9, or what memory holds].
+    /// With --check-period: the most heaps to compute [default: 1e9].
     #[arg(
         long,
         value_name = "N",
@@ -301,36 +301,19 @@ pub fn parse_count_or_zero(flag: &str, s: &str) -> Result<usize, InputError> {
     }
 }
 
-/// Bytes a run of `n` heaps holds in memory (the values, two bytes each).
-pub fn memory_needed(n: usize) -> u128 {
-    2 * n as u128
-}
+/// The most heaps a run may ask for. The values live in a file (see `solver::values`), not in
+/// memory; 2^40 of them take 2.2 TB of disk, as much again in a run directory.
+pub const MAX_HEAPS: usize = 1 << 40;
 
-/// Memory available to this process, from /proc/meminfo (None where it cannot be read).
-pub fn memory_available() -> Option<u128> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u128 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
-/// Checks that `n` heaps fit in memory, leaving a fifth of it free.
-pub fn check_memory(flag: &str, n: usize) -> Result<(), InputError> {
-    let need = memory_needed(n);
-    match memory_available() {
-        Some(avail) if need > avail / 5 * 4 => Err(InputError(format!(
-            "{flag} {n}: the values alone need {:.1} GB of memory (2 bytes a heap) and {:.1} GB is available",
-            need as f64 / 1e9,
-            avail as f64 / 1e9
-        ))),
-        _ => Ok(()),
+/// Checks that a run of `n` heaps is one this program takes on.
+pub fn check_heaps(flag: &str, n: usize) -> Result<(), InputError> {
+    if n > MAX_HEAPS {
+        return Err(InputError(format!(
+            "{flag} {n}: at most 2^40 heaps are supported (their values alone take {:.1} TB of disk)",
+            2.0 * MAX_HEAPS as f64 / 1e12
+        )));
     }
-}
-
-/// The default --max-n: 10^9 heaps, or fewer where memory holds fewer.
-fn default_max_n() -> usize {
-    let fits = memory_available().map_or(usize::MAX, |m| (m / 5 * 4 / 2) as usize);
-    1_000_000_000.min(fits)
+    Ok(())
 }
 
 /// Turns the raw flags of `solve` into a configuration.
@@ -339,13 +322,13 @@ pub fn validate_solve(a: &SolveArgs) -> Result<SolveConfig, InputError> {
     let n = match (&a.max_n, a.check_period) {
         (Some(max), _) => {
             let n = parse_count("--max-n", max)?;
-            check_memory("--max-n", n)?;
+            check_heaps("--max-n", n)?;
             n
         }
-        (None, true) => default_max_n(),
+        (None, true) => 1_000_000_000,
         (None, false) => {
             let n = parse_count("-n", a.n.as_deref().unwrap_or("1e6"))?;
-            check_memory("-n", n)?;
+            check_heaps("-n", n)?;
             n
         }
     };

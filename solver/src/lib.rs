@@ -3,7 +3,8 @@
 //! [`spec`] is the speculative engine (candidate values from the rare table, through a generic
 //! loop or a game's unrolled loop from [`games`]), [`verify`] proves candidates in parallel,
 //! [`solve`] runs discovery and the speculate-verify loop, [`period`] finds and proves periods,
-//! and [`summary`] and [`report`] condense a run's values. [`gpu`] is the engine on generated CUDA kernels.
+//! and [`summary`] and [`report`] condense a run's values; [`values`] holds a run's values (in a
+//! memory-mapped file for long runs) and [`store`] writes run directories. [`gpu`] is the engine on generated CUDA kernels.
 //! [`cli`], [`bench`] and [`codegen`] serve the `octal` binary. The game model lives in `octal-core`.
 
 pub mod bench;
@@ -19,4 +20,5 @@ pub mod solve;
 pub mod spec;
 pub mod store;
 pub mod summary;
+pub mod values;
 pub mod verify;

@@ -10,6 +10,7 @@ use solver::report::{self, Report};
 use solver::solve::{self, Notice, SolveError};
 use solver::store::{self, Checkpoint, Pace, RunDir, StoreError, ValueWriter};
 use solver::summary::Summary;
+use solver::values::ValueStore;
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
@@ -141,17 +142,19 @@ struct Session {
 }
 
 impl Session {
-    /// Makes the values `g` durable and records them in the checkpoint.
+    /// Makes the values `g` durable and records them in the checkpoint (with the width the
+    /// value file has after them).
     fn save(&mut self, g: &[u16], all: bool, elapsed: f64) -> Result<(), StoreError> {
         self.checkpoint.count = self.writer.sync(g, all)?;
+        self.checkpoint.width = self.writer.width();
         self.checkpoint.elapsed = elapsed;
         self.run.write_checkpoint(&self.checkpoint)
     }
 }
 
 fn solve_command(cfg: cli::SolveConfig) -> Result<()> {
-    let session = match &cfg.out {
-        None => None,
+    let (session, values) = match &cfg.out {
+        None => (None, ValueStore::for_heaps(cfg.request.n)?),
         Some(dir) => {
             let run = RunDir::open(dir, true)?;
             if run.has_run() {
@@ -163,7 +166,8 @@ fn solve_command(cfg: cli::SolveConfig) -> Result<()> {
                 .into());
             }
             let code = cfg.request.code.to_string();
-            let width = 2;
+            // One byte a value until a value needs two (the writer switches).
+            let width = 1;
             let writer = run.writer(&code, width, &[])?;
             let checkpoint = Checkpoint {
                 format: store::FORMAT,
@@ -181,15 +185,17 @@ fn solve_command(cfg: cli::SolveConfig) -> Result<()> {
                 domain_k: 0,
             };
             run.write_checkpoint(&checkpoint)?;
-            Some(Session {
+            let values = run.scratch()?;
+            let session = Session {
                 run,
                 writer,
                 checkpoint,
                 pace: Pace::new(cfg.checkpoint_every),
-            })
+            };
+            (Some(session), values)
         }
     };
-    execute(cfg, session, 0.0, 0)
+    execute(cfg, session, values, 0.0, 0)
 }
 
 fn engine_arg(e: solve::EngineChoice) -> &'static str {
@@ -204,8 +210,8 @@ fn engine_arg(e: solve::EngineChoice) -> &'static str {
 
 fn resume_command(args: &cli::ResumeArgs) -> Result<()> {
     let run = RunDir::open(&args.dir, false)?;
-    let checkpoint = run.checkpoint()?;
-    let values = run.read_values(&checkpoint)?;
+    let mut checkpoint = run.checkpoint()?;
+    let values = run.read_values(&mut checkpoint)?;
     let code = cli::parse_code(&checkpoint.code)?;
     let n = match &args.n {
         Some(n) => cli::parse_count("-n", n)?,
@@ -218,7 +224,7 @@ fn resume_command(args: &cli::ResumeArgs) -> Result<()> {
         ))
         .into());
     }
-    cli::check_memory("-n", n)?;
+    cli::check_heaps("-n", n)?;
     let mut request = solve::Request::new(code, n);
     request.engine = match checkpoint.engine.as_str() {
         "exact" => solve::EngineChoice::Exact,
@@ -229,7 +235,6 @@ fn resume_command(args: &cli::ResumeArgs) -> Result<()> {
     };
     request.check_period = checkpoint.check_period;
     let writer = run.writer(&checkpoint.code, checkpoint.width, &values)?;
-    request.resume = values;
     let cfg = cli::SolveConfig {
         request,
         threads: cli::validate_threads(args.run.threads)?,
@@ -240,7 +245,6 @@ fn resume_command(args: &cli::ResumeArgs) -> Result<()> {
         checkpoint_every: cli::validate_secs(args.run.checkpoint_secs)?,
     };
     let (elapsed, corrections) = (checkpoint.elapsed, checkpoint.corrections);
-    let mut checkpoint = checkpoint;
     checkpoint.n = n;
     checkpoint.finished = false;
     let session = Session {
@@ -249,7 +253,7 @@ fn resume_command(args: &cli::ResumeArgs) -> Result<()> {
         checkpoint,
         pace: Pace::new(cfg.checkpoint_every),
     };
-    execute(cfg, Some(session), elapsed, corrections)
+    execute(cfg, Some(session), values, elapsed, corrections)
 }
 
 /// A progress bar on stderr when it is a terminal (and not `--quiet`): heaps, rate, ETA, the
@@ -268,10 +272,12 @@ fn progress_bar(n: usize, quiet: bool) -> ProgressBar {
     bar
 }
 
-/// Runs a configured solve (fresh or resumed), with its run directory if any, and prints it.
+/// Runs a configured solve (fresh or resumed) in the store `values` (holding the values of a
+/// resumed run), with its run directory if any, and prints it.
 fn execute(
     cfg: cli::SolveConfig,
     mut session: Option<Session>,
+    values: ValueStore,
     elapsed_before: f64,
     corrections_before: usize,
 ) -> Result<()> {
@@ -288,6 +294,7 @@ fn execute(
     let solution = pool.install(|| {
         solve::solve_watched(
             &cfg.request,
+            values,
             &mut |notice| {
                 match &notice {
                     Notice::TableCorrected { .. } => {

@@ -11,6 +11,7 @@ use crate::games::{self, Kernel};
 use crate::gpu::{GpuError, Timings};
 use crate::period::{Period, PeriodSearch};
 use crate::spec::{CodeOverflow, Speculator};
+use crate::values::{ValueStore, ValuesError};
 use crate::verify::{Refuted, Verifier};
 use octal_core::exact::{self, ValueOverflow};
 use octal_core::{sparse, Code, RareTable, Rules, SparseSpace};
@@ -80,8 +81,6 @@ pub struct Request {
     pub discovery_max: usize,
     /// Stop as soon as a period is proved (`n` is then the most heaps computed).
     pub check_period: bool,
-    /// Proved values of a previous session (heaps 0 ..), to continue from.
-    pub resume: Vec<u16>,
 }
 
 impl Request {
@@ -94,7 +93,6 @@ impl Request {
             discovery_heaps: DISCOVERY_HEAPS,
             discovery_max: DISCOVERY_MAX,
             check_period: false,
-            resume: Vec::new(),
         }
     }
 }
@@ -119,9 +117,9 @@ pub enum Notice {
 }
 
 /// The result of a run.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Solution {
-    pub values: Vec<u16>,
+    pub values: ValueStore,
     pub space: Option<SparseSpace>,
     pub engine: Engine,
     pub verified: bool,
@@ -145,6 +143,9 @@ pub enum SolveError {
     ExactTooLarge { n: usize },
     #[error(transparent)]
     Gpu(#[from] GpuError),
+    /// The values could not be kept (an unwritable temporary directory, a full disk).
+    #[error(transparent)]
+    Values(#[from] ValuesError),
     /// The watcher of a run failed (writing a run directory, say).
     #[error(transparent)]
     Store(#[from] crate::store::StoreError),
@@ -153,22 +154,24 @@ pub enum SolveError {
 }
 
 /// Computes the values of heaps `0..req.n` (with `check_period`, up to the proof of a period,
-/// at most `req.n`), and the period they prove, if any. Parallel parts run on the current rayon
-/// pool.
+/// at most `req.n`), and the period they prove, if any, in a store that suits `req.n`
+/// ([`ValueStore::for_heaps`]). Parallel parts run on the current rayon pool.
 pub fn solve(req: &Request, notify: &mut dyn FnMut(Notice)) -> Result<Solution, SolveError> {
-    solve_watched(req, notify, &mut |_| Ok(()))
+    solve_watched(req, ValueStore::for_heaps(req.n)?, notify, &mut |_| Ok(()))
 }
 
-/// [`solve`], showing `watch` the proved values (all heaps from 0) each time they grow; an error
-/// from `watch` ends the run with that error.
+/// [`solve`] in the store `g`, which may hold proved values of a previous session (heaps 0 ..)
+/// to continue from, showing `watch` the proved values (all heaps from 0) each time they grow;
+/// an error from `watch` ends the run with that error.
 pub fn solve_watched(
     req: &Request,
+    mut g: ValueStore,
     notify: &mut dyn FnMut(Notice),
     watch: &mut dyn FnMut(&[u16]) -> Result<(), SolveError>,
 ) -> Result<Solution, SolveError> {
     let rules = req.code.rules();
     // Discovery grows its range only while the run needs the heaps and they prove no period.
-    let (mut g, space) = sparse::discover_growing(
+    let (discovered, space) = sparse::discover_growing(
         &rules,
         req.discovery_heaps,
         req.n.min(req.discovery_max),
@@ -194,7 +197,7 @@ pub fn solve_watched(
     // The seed: the build-time table (it reaches farther) or the discovery's.
     let seed = match (game, kernel) {
         (Some(d), Some(_)) => Some(d.table()),
-        _ => space.map(|space| RareTable::from_values(&space, &g)),
+        _ => space.map(|space| RareTable::from_values(&space, &discovered)),
     };
     let window = seed.as_ref().map_or(0, |t| t.last_heap() + rules.t + 1);
     let mut search = PeriodSearch::new(rules.t, window.max(SEARCH_WINDOW));
@@ -205,11 +208,14 @@ pub fn solve_watched(
         }
         Ok(search.feed(g).is_some() && req.check_period)
     };
+    // Proved values are proved values: continue after the longer of the previous session's and
+    // discovery's.
     g.truncate(req.n);
-    if req.resume.len() > g.len() {
-        g.clear();
-        g.extend_from_slice(&req.resume[..req.resume.len().min(req.n)]);
+    let known = discovered.len().min(req.n);
+    if g.len() < known {
+        g.extend_from_slice(&discovered[g.len()..known])?;
     }
+    drop(discovered);
     // Rare heaps among proved values join the seed (a resumed run's corrections, say).
     let seed = seed.map(|seed| {
         let mut entries = seed.entries().to_vec();
@@ -258,9 +264,13 @@ pub fn solve_watched(
             if limit > EXACT_MAX {
                 return Err(SolveError::ExactTooLarge { n: req.n });
             }
+            let mut marks = exact::Marks::default();
             while !proved(&g)? && g.len() < limit {
                 let next = (g.len() + EXACT_BLOCK).min(limit);
-                exact::extend(&rules, &mut g, next)?;
+                while g.len() < next {
+                    let v = exact::value_of(&rules, &g, g.len(), &mut marks)?;
+                    g.push(v)?;
+                }
             }
             (Engine::Exact, None)
         }
@@ -288,7 +298,7 @@ fn gpu_speculate_verify(
     space: SparseSpace,
     table: RareTable,
     bits: u32,
-    g: &mut Vec<u16>,
+    g: &mut ValueStore,
     n: usize,
     verify: bool,
     notify: &mut dyn FnMut(Notice),
@@ -330,7 +340,7 @@ pub fn speculate_verify(
     table: RareTable,
     bits: u32,
     kernel: Option<&'static Kernel>,
-    g: &mut Vec<u16>,
+    g: &mut ValueStore,
     n: usize,
     verify: bool,
     notify: &mut dyn FnMut(Notice),
@@ -433,13 +443,12 @@ impl<'a> Run<'a> {
     /// on another thread.
     fn extend(
         &mut self,
-        g: &mut Vec<u16>,
+        g: &mut ValueStore,
         n: usize,
         verify: bool,
         notify: &mut dyn FnMut(Notice),
         stop: &mut dyn FnMut(&[u16]) -> Result<bool, SolveError>,
     ) -> Result<(), SolveError> {
-        g.reserve(n.saturating_sub(g.len()));
         let mut verified = g.len();
         if verify && stop(g)? {
             return Ok(());
@@ -447,7 +456,7 @@ impl<'a> Run<'a> {
         let mut block = MIN_BLOCK;
         while verified < n {
             let spec_from = g.len();
-            g.resize((spec_from + block).min(n), 0);
+            g.resize((spec_from + block).min(n), 0)?;
             let (head, tail) = g.split_at_mut(spec_from);
             let (verifier, spec) = (&self.verifier, &mut self.spec);
             let (checked, speculated) = if verify {
@@ -469,7 +478,7 @@ impl<'a> Run<'a> {
                 Err(Refuted::Overflow(o)) => return Err(o.into()),
                 Err(Refuted::Wrong(f)) => {
                     g.truncate(f.heap);
-                    g.push(f.value);
+                    g.push(f.value)?;
                     verified = g.len();
                     let rare = self.space.is_rare(f.heap, f.value);
                     let mut table = self.spec.table().clone();

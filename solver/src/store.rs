@@ -9,9 +9,18 @@
 //!   atomically (written beside, synced, renamed) only after the values it counts are synced;
 //! * `lock`: held (an exclusive file lock) by the process writing the directory.
 //!
+//! * `values.work`: the run's value history while a process works on it (see [`crate::values`]):
+//!   derived data, rebuilt from `values.bin` on every resume and never read back.
+//!
+//! Values are one byte each in `values.bin` while they are below 256 (every run starts so); the
+//! first larger value rewrites the file at two bytes (written beside, synced, renamed over it),
+//! and only then does the checkpoint say so. The header is therefore what gives the width: a
+//! checkpoint may still say 1 after a kill right after the rename, never 2 over a file of 1.
+//!
 //! A kill leaves at worst bytes past the checkpoint's count, which resume cuts off. A truncated or
 //! corrupted file is found by its checksums and reported with the file and the block.
 
+use crate::values::{ValueStore, ValuesError};
 use octal_core::fnv::Fnv1a64;
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File, OpenOptions};
@@ -39,6 +48,9 @@ pub enum StoreError {
     /// Reading or writing failed (a full disk, permissions: exit 1).
     #[error("{file}: {source}")]
     Io { file: PathBuf, source: io::Error },
+    /// The values read could not be kept (exit 1).
+    #[error(transparent)]
+    Values(#[from] ValuesError),
 }
 
 fn io_err(file: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
@@ -68,7 +80,8 @@ pub struct Checkpoint {
     pub check_period: bool,
     /// Values durable in `values.bin`.
     pub count: usize,
-    /// Bytes per value in `values.bin`.
+    /// Bytes per value in `values.bin` when the checkpoint was written (its header may say 2
+    /// where this still says 1: the header is read).
     pub width: u8,
     /// Seconds of computation so far, over all sessions.
     pub elapsed: f64,
@@ -154,6 +167,11 @@ impl RunDir {
         self.dir.join("values.bin")
     }
 
+    /// A fresh store for the run's values in `values.work`.
+    pub fn scratch(&self) -> Result<ValueStore, StoreError> {
+        Ok(ValueStore::at(&self.dir.join("values.work"))?)
+    }
+
     /// Whether the directory already holds a run.
     pub fn has_run(&self) -> bool {
         self.checkpoint_path().exists()
@@ -179,15 +197,16 @@ impl RunDir {
         Ok(())
     }
 
-    /// Reads the `count` values the checkpoint vouches for, checking every block.
-    pub fn read_values(&self, c: &Checkpoint) -> Result<Vec<u16>, StoreError> {
-        read_values(&self.values_path(), c)
+    /// Reads the `count` values the checkpoint vouches for into a fresh `values.work`, checking
+    /// every block; sets the checkpoint's width to the file's.
+    pub fn read_values(&self, c: &mut Checkpoint) -> Result<ValueStore, StoreError> {
+        read_values(&self.values_path(), c, self.scratch()?)
     }
 
     /// A writer that appends to the value file after its first `values.len()` values (cutting
     /// off anything past them, such as a block a kill left half written).
     pub fn writer(&self, code: &str, width: u8, values: &[u16]) -> Result<ValueWriter, StoreError> {
-        ValueWriter::open(&self.values_path(), code, width, values)
+        ValueWriter::open(&self.values_path(), code, width, values.len())
     }
 }
 
@@ -235,7 +254,11 @@ fn checksum(bytes: &[u8]) -> u64 {
     h.finish()
 }
 
-fn read_values(path: &Path, c: &Checkpoint) -> Result<Vec<u16>, StoreError> {
+fn read_values(
+    path: &Path,
+    c: &mut Checkpoint,
+    mut values: ValueStore,
+) -> Result<ValueStore, StoreError> {
     let file = File::open(path).map_err(|e| match e.kind() {
         io::ErrorKind::NotFound => corrupt(path, "missing"),
         _ => io_err(path)(e),
@@ -244,14 +267,17 @@ fn read_values(path: &Path, c: &Checkpoint) -> Result<Vec<u16>, StoreError> {
     let mut h = [0u8; HEADER];
     r.read_exact(&mut h)
         .map_err(|_| corrupt(path, "truncated header"))?;
-    if h != header(&c.code, c.width) {
+    // The width is the header's: at least the checkpoint's (see the module documentation).
+    let width = h[12];
+    if !(c.width..=2).contains(&width) || h != header(&c.code, width) {
         return Err(corrupt(
             path,
             "header does not match the checkpoint (code, width or format)",
         ));
     }
-    let width = c.width as usize;
-    let mut values = Vec::with_capacity(c.count);
+    c.width = width;
+    let width = usize::from(width);
+    values.clear();
     let mut buf = vec![0u8; BLOCK * width];
     let mut block = 0;
     while values.len() < c.count {
@@ -272,31 +298,42 @@ fn read_values(path: &Path, c: &Checkpoint) -> Result<Vec<u16>, StoreError> {
         if checksum(bytes) != u64::from_le_bytes(sum) {
             return Err(corrupt(path, format!("block {block}: checksum mismatch")));
         }
-        match width {
-            1 => values.extend(bytes.iter().map(|&b| u16::from(b))),
-            _ => values.extend(
-                bytes
-                    .chunks_exact(2)
-                    .map(|b| u16::from_le_bytes([b[0], b[1]])),
-            ),
-        }
+        let at = values.len();
+        values.resize(at + len, 0)?;
+        decode(bytes, width, &mut values[at..]);
         block += 1;
     }
     Ok(values)
 }
 
-/// Appends verified values to a value file block by block.
+/// The values of `bytes` at `width` bytes each into `out`.
+fn decode(bytes: &[u8], width: usize, out: &mut [u16]) {
+    match width {
+        1 => out
+            .iter_mut()
+            .zip(bytes)
+            .for_each(|(v, &b)| *v = u16::from(b)),
+        _ => out
+            .iter_mut()
+            .zip(bytes.chunks_exact(2))
+            .for_each(|(v, b)| *v = u16::from_le_bytes([b[0], b[1]])),
+    }
+}
+
+/// Appends verified values to a value file block by block, at one byte per value until a value
+/// needs two.
 pub struct ValueWriter {
     path: PathBuf,
     file: File,
+    code: String,
     width: u8,
-    /// Values written in full blocks.
+    /// Values written: whole blocks, but at the end of a run.
     written: usize,
     bytes: Vec<u8>,
 }
 
 impl ValueWriter {
-    fn open(path: &Path, code: &str, width: u8, values: &[u16]) -> Result<ValueWriter, StoreError> {
+    fn open(path: &Path, code: &str, width: u8, count: usize) -> Result<ValueWriter, StoreError> {
         let mut file = OpenOptions::new()
             .create(true)
             .truncate(false)
@@ -304,8 +341,8 @@ impl ValueWriter {
             .write(true)
             .open(path)
             .map_err(io_err(path))?;
-        // Keep the full blocks of `values`; the tail is written again when its block fills.
-        let full = values.len() / BLOCK * BLOCK;
+        // Keep the full blocks of the values; the tail is written again when its block fills.
+        let full = count / BLOCK * BLOCK;
         let end = HEADER as u64 + (full / BLOCK) as u64 * (BLOCK as u64 * u64::from(width) + 8);
         file.set_len(end).map_err(io_err(path))?;
         file.seek(SeekFrom::Start(0)).map_err(io_err(path))?;
@@ -314,35 +351,78 @@ impl ValueWriter {
         Ok(ValueWriter {
             path: path.to_path_buf(),
             file,
+            code: code.to_string(),
             width,
             written: full,
             bytes: Vec::new(),
         })
     }
 
+    /// Bytes per value of the file now.
+    pub fn width(&self) -> u8 {
+        self.width
+    }
+
     /// Writes the full blocks of `g` (all values from heap 0) not written yet; with `all`, the
-    /// last, shorter block too (the end of a run). Syncs and returns the values now durable.
+    /// last, shorter block too (the end of a run). A value above 255 first switches the file to
+    /// two bytes a value. Syncs and returns the values now durable.
     pub fn sync(&mut self, g: &[u16], all: bool) -> Result<usize, StoreError> {
-        while g.len() - self.written >= BLOCK || (all && g.len() > self.written) {
-            let len = (g.len() - self.written).min(BLOCK);
-            encode(
-                &g[self.written..self.written + len],
-                self.width,
-                &mut self.bytes,
-            );
-            let sum = checksum(&self.bytes).to_le_bytes();
-            self.file
-                .write_all(&self.bytes)
-                .map_err(io_err(&self.path))?;
-            self.file.write_all(&sum).map_err(io_err(&self.path))?;
-            self.written += len;
-            if len < BLOCK {
-                break;
-            }
+        let end = if all {
+            g.len()
+        } else {
+            self.written + (g.len() - self.written) / BLOCK * BLOCK
+        };
+        if self.width == 1 && g[self.written..end].iter().any(|&v| v > 0xff) {
+            self.widen(&g[..self.written])?;
         }
+        write_blocks(
+            &mut self.file,
+            &self.path,
+            &g[self.written..end],
+            self.width,
+            &mut self.bytes,
+        )?;
+        self.written = end;
         self.file.sync_data().map_err(io_err(&self.path))?;
         Ok(self.written)
     }
+
+    /// Rewrites the file, holding `written`, at two bytes a value: beside it, synced, renamed
+    /// over it.
+    fn widen(&mut self, written: &[u16]) -> Result<(), StoreError> {
+        let tmp = self.path.with_extension("bin.tmp");
+        let mut file = File::create(&tmp).map_err(io_err(&tmp))?;
+        file.write_all(&header(&self.code, 2))
+            .map_err(io_err(&tmp))?;
+        write_blocks(&mut file, &tmp, written, 2, &mut self.bytes)?;
+        file.sync_all().map_err(io_err(&tmp))?;
+        fs::rename(&tmp, &self.path).map_err(io_err(&self.path))?;
+        if let Some(dir) = self.path.parent() {
+            File::open(dir)
+                .and_then(|d| d.sync_all())
+                .map_err(io_err(dir))?;
+        }
+        (self.file, self.width) = (file, 2);
+        Ok(())
+    }
+}
+
+/// Appends `values` to `file` in blocks of [`BLOCK`] (the last may be shorter), each followed
+/// by its checksum.
+fn write_blocks(
+    file: &mut File,
+    path: &Path,
+    values: &[u16],
+    width: u8,
+    bytes: &mut Vec<u8>,
+) -> Result<(), StoreError> {
+    for block in values.chunks(BLOCK) {
+        encode(block, width, bytes);
+        file.write_all(bytes).map_err(io_err(path))?;
+        file.write_all(&checksum(bytes).to_le_bytes())
+            .map_err(io_err(path))?;
+    }
+    Ok(())
 }
 
 /// Decides when the next checkpoint is due.
@@ -370,13 +450,15 @@ impl Pace {
 }
 
 /// Checks a run directory without changing it (no lock is taken): the checkpoint, the header and
-/// every block. Returns the checkpoint and the values.
-pub fn check(dir: &Path) -> Result<(Checkpoint, Vec<u16>), StoreError> {
+/// every block. Returns the checkpoint (with the file's width) and the values, in a store of their
+/// own ([`ValueStore::for_heaps`]).
+pub fn check(dir: &Path) -> Result<(Checkpoint, ValueStore), StoreError> {
     if !dir.is_dir() {
         return Err(corrupt(dir, "no such run directory"));
     }
-    let c = read_checkpoint(&dir.join("checkpoint.json"))?;
-    let values = read_values(&dir.join("values.bin"), &c)?;
+    let mut c = read_checkpoint(&dir.join("checkpoint.json"))?;
+    let store = ValueStore::for_heaps(c.count)?;
+    let values = read_values(&dir.join("values.bin"), &mut c, store)?;
     Ok((c, values))
 }
 
@@ -413,9 +495,9 @@ mod tests {
         let mut w = run.writer("0.6", 2, &[]).unwrap();
         assert_eq!(w.sync(&g[..BLOCK + 3], false).unwrap(), BLOCK);
         assert_eq!(w.sync(&g, true).unwrap(), g.len());
-        let c = checkpoint(g.len());
+        let mut c = checkpoint(g.len());
         run.write_checkpoint(&c).unwrap();
-        assert_eq!(run.read_values(&c).unwrap(), g);
+        assert!(run.read_values(&mut c).unwrap() == g);
         assert!(matches!(
             RunDir::open(&dir, false),
             Err(StoreError::Locked(_))
@@ -423,7 +505,7 @@ mod tests {
         // A resumed writer cuts the short block off and writes it again.
         let mut w = run.writer("0.6", 2, &g).unwrap();
         assert_eq!(w.sync(&g, true).unwrap(), g.len());
-        assert_eq!(check(&dir).unwrap().1, g);
+        assert!(check(&dir).unwrap().1 == g);
         // Flip one byte of block 1.
         let path = dir.join("values.bin");
         let mut bytes = fs::read(&path).unwrap();
@@ -435,6 +517,51 @@ mod tests {
         let e = check(&dir).unwrap_err().to_string();
         assert!(
             e.contains("block 1: checksum mismatch") || e.contains("block 2: truncated"),
+            "{e}"
+        );
+        drop(run);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn one_byte_values_until_a_value_needs_two() {
+        let dir = std::env::temp_dir().join(format!("octal-store-width-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let run = RunDir::open(&dir, true).unwrap();
+        let path = dir.join("values.bin");
+        let mut g: Vec<u16> = (0..(2 * BLOCK + 5) as u32)
+            .map(|i| (i * 7 % 256) as u16)
+            .collect();
+        g[2 * BLOCK + 1] = 300;
+        let mut w = run.writer("0.6", 1, &[]).unwrap();
+        assert_eq!(w.sync(&g[..BLOCK + 3], false).unwrap(), BLOCK);
+        assert_eq!(w.width(), 1);
+        let len = |p: &Path| fs::metadata(p).unwrap().len() as usize;
+        assert_eq!(len(&path), HEADER + BLOCK + 8, "one byte a value");
+        let mut c = checkpoint(BLOCK);
+        c.width = 1;
+        run.write_checkpoint(&c).unwrap();
+        // 300 arrives: the file is rewritten at two bytes, then the new values are appended.
+        assert_eq!(w.sync(&g, true).unwrap(), g.len());
+        assert_eq!(w.width(), 2);
+        assert_eq!(len(&path), HEADER + 2 * (2 * BLOCK + 8) + 2 * 5 + 8);
+        assert!(!dir.join("values.bin.tmp").exists());
+        // A kill before the next checkpoint: the checkpoint still says 1, the header 2.
+        let (read, values) = check(&dir).unwrap();
+        assert_eq!((read.width, read.count), (2, BLOCK));
+        assert_eq!(values[..], g[..BLOCK]);
+        c.count = g.len();
+        c.width = 2;
+        run.write_checkpoint(&c).unwrap();
+        assert!(run.read_values(&mut c).unwrap() == g);
+        // A checkpoint that says 2 over a file of 1 is damage.
+        let mut w = run.writer("0.6", 1, &[]).unwrap();
+        w.sync(&g[..BLOCK], false).unwrap();
+        c.count = BLOCK;
+        run.write_checkpoint(&c).unwrap();
+        let e = check(&dir).unwrap_err().to_string();
+        assert!(
+            e.ends_with("values.bin: header does not match the checkpoint (code, width or format)"),
             "{e}"
         );
         drop(run);

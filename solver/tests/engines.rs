@@ -4,12 +4,14 @@
 use octal_core::{exact, Code, RareTable, SparseKind, SparseSpace};
 use proptest::prelude::*;
 use solver::solve::{solve, speculate_verify, Engine, EngineChoice, Notice, Request};
+use solver::values::ValueStore;
 
 fn officers_exact(n: usize) -> Vec<u16> {
     exact::values(&".6".parse::<Code>().unwrap().rules(), n).unwrap()
 }
 
-/// From heap 0, seeded with the table of a 2^15-heap discovery, on both word widths.
+/// From heap 0, seeded with the table of a 2^15-heap discovery, on both word widths, with the
+/// values in memory and in a memory-mapped file.
 #[test]
 fn officers_from_heap_0_matches_exact_to_1e5() {
     let want = officers_exact(100_000);
@@ -19,8 +21,11 @@ fn officers_from_heap_0_matches_exact_to_1e5() {
         mask: 0x1ee,
     };
     let seed = RareTable::from_values(&space, &want[..1 << 15]);
-    for bits in [9, 12] {
-        let mut g = Vec::new();
+    for (bits, mut g) in [
+        (9, ValueStore::memory()),
+        (12, ValueStore::memory()),
+        (9, ValueStore::temp().unwrap()),
+    ] {
         speculate_verify(
             &rules,
             space,
@@ -34,7 +39,10 @@ fn officers_from_heap_0_matches_exact_to_1e5() {
             &mut |_| Ok(false),
         )
         .unwrap();
-        assert!(g == want, "{bits}-bit codes differ from the exact engine");
+        assert!(
+            g == want,
+            "{bits}-bit codes ({g:?}) differ from the exact engine"
+        );
     }
 }
 
@@ -65,7 +73,7 @@ fn a_stale_table_costs_speed_not_correctness() {
     // A table from a short discovery: it lacks every rare heap from 5000 on.
     let stale = RareTable::from_values(&space, &want[..5000]);
     let mut found = Vec::new();
-    let mut g = Vec::new();
+    let mut g = ValueStore::memory();
     let rules = ".6".parse::<Code>().unwrap().rules();
     let table = speculate_verify(
         &rules,
@@ -103,7 +111,7 @@ fn a_stale_build_time_table_falls_back_to_the_generic_loop() {
     assert!(table.last_heap() < 5000);
     let rules = ".6".parse::<Code>().unwrap().rules();
     let mut notices = Vec::new();
-    let mut g = Vec::new();
+    let mut g = ValueStore::memory();
     speculate_verify(
         &rules,
         space,
@@ -159,7 +167,7 @@ proptest! {
         let space = SparseSpace { kind, mask };
         let mut entries = RareTable::from_values(&space, &want[..known]).entries().to_vec();
         entries.extend(bogus);
-        let mut g = Vec::new();
+        let mut g = ValueStore::memory();
         speculate_verify(&rules, space, RareTable::from_entries(entries), 9, None, &mut g, n, true, &mut |_| {}, &mut |_| Ok(false))
             .unwrap();
         prop_assert!(g == want, "{} with {:?} differs", code, space);
@@ -205,7 +213,7 @@ fn every_unrolled_game_matches_exact_to_1e5() {
         };
         let code: Code = game.code.parse().unwrap();
         let want = exact::values(&code.rules(), n).unwrap();
-        let mut g = Vec::new();
+        let mut g = ValueStore::memory();
         let mut notices = Vec::new();
         speculate_verify(
             &code.rules(),

@@ -13,6 +13,7 @@ use super::device::Gpu;
 use super::launch::{Buffers, Kernels};
 use super::{GpuError, Timings};
 use crate::solve::{self, Notice, SolveError};
+use crate::values::ValueStore;
 use crate::verify::{Refuted, Verifier};
 use cudarc::driver::CudaStream;
 use octal_core::codec::Codec;
@@ -60,7 +61,7 @@ pub fn speculate_verify(
     space: SparseSpace,
     mut table: RareTable,
     mut bits: u32,
-    g: &mut Vec<u16>,
+    g: &mut ValueStore,
     n: usize,
     verify: bool,
     notify: &mut dyn FnMut(Notice),
@@ -172,7 +173,7 @@ impl<'a> Session<'a> {
     fn run(
         mut self,
         verifier: &Verifier,
-        g: &mut Vec<u16>,
+        g: &mut ValueStore,
         n: usize,
         verify: bool,
         stop: &mut dyn FnMut(&[u16]) -> Result<bool, SolveError>,
@@ -234,11 +235,12 @@ impl<'a> Session<'a> {
     }
 
     /// Appends the device values of heaps `lo .. hi` to `g` (which ends at `lo`).
-    fn fetch(&self, g: &mut Vec<u16>, lo: usize, hi: usize) -> Result<(), GpuError> {
+    fn fetch(&self, g: &mut ValueStore, lo: usize, hi: usize) -> Result<(), SolveError> {
         debug_assert_eq!(g.len(), lo);
-        g.resize(hi, 0);
+        g.resize(hi, 0)?;
         self.check
-            .memcpy_dtoh(&self.buf.values.slice(lo..hi), &mut g[lo..hi])?;
+            .memcpy_dtoh(&self.buf.values.slice(lo..hi), &mut g[lo..hi])
+            .map_err(GpuError::from)?;
         Ok(())
     }
 
@@ -248,7 +250,7 @@ impl<'a> Session<'a> {
     fn verify(
         &mut self,
         verifier: &Verifier,
-        g: &mut Vec<u16>,
+        g: &mut ValueStore,
         lo: usize,
         hi: usize,
     ) -> Result<Option<Ended>, SolveError> {
@@ -277,7 +279,7 @@ impl<'a> Session<'a> {
                 Ok(()) => from = end,
                 Err(Refuted::Wrong(f)) => {
                     g.truncate(heap);
-                    g.push(f.value);
+                    g.push(f.value)?;
                     return Ok(Some(Ended::Wrong {
                         heap,
                         value: f.value,
