@@ -142,6 +142,17 @@ impl<'a> Session<'a> {
         n: usize,
     ) -> Result<Session<'a>, GpuError> {
         let l = &kernels.layout;
+        // Every heap's code and value stay on the device (the verifier reads any earlier value).
+        let need = n as u64 * (l.code_bytes as u64 + 2);
+        let (free, _) = gpu.ctx.mem_get_info()?;
+        if need > free as u64 {
+            return Err(GpuError::DeviceMemory {
+                heaps: n,
+                need,
+                free: free as u64,
+                most: free as u64 / (l.code_bytes as u64 + 2),
+            });
+        }
         let mut buf = kernels.buffers(&gpu.stream, n)?;
         let start = g.len();
         let from = start - l.reach;

@@ -17,13 +17,49 @@ pub enum GpuError {
     Driver(String),
     #[error("NVRTC could not compile the generated kernels (source kept at {path}): {log}")]
     Compile { path: String, log: String },
+    #[error(
+        "{heaps} heaps need {:.1} GiB of GPU memory ({} bytes a heap); the device has {:.1} GiB free: \
+         at most {most} heaps with --gpu (the CPU engines keep values on disk)",
+        gib(*need), need / (*heaps as u64).max(1), gib(*free)
+    )]
+    DeviceMemory {
+        heaps: usize,
+        need: u64,
+        free: u64,
+        most: u64,
+    },
     #[error(transparent)]
     Generate(#[from] kernels_gen::GenError),
+}
+
+fn gib(bytes: u64) -> f64 {
+    bytes as f64 / (1u64 << 30) as f64
 }
 
 #[cfg(feature = "gpu")]
 impl From<cudarc::driver::DriverError> for GpuError {
     fn from(e: cudarc::driver::DriverError) -> Self {
         GpuError::Driver(e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::GpuError;
+
+    #[test]
+    fn device_memory_message_is_one_line_with_the_limit() {
+        let e = GpuError::DeviceMemory {
+            heaps: 100_000_000_000,
+            need: 300_000_000_000,
+            free: 150 << 30,
+            most: (150 << 30) / 3,
+        };
+        let text = e.to_string();
+        assert!(!text.contains('\n'));
+        assert!(
+            text.starts_with("100000000000 heaps need 279.4 GiB of GPU memory (3 bytes a heap)")
+        );
+        assert!(text.contains("150.0 GiB free: at most 53687091200 heaps with --gpu"));
     }
 }
