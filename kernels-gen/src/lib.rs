@@ -36,6 +36,23 @@ pub const GENERATOR_VERSION: &str = "kernels-gen 2";
 /// The widest values the kernels handle: codes of `MAX_VALUE_BITS - 1` bits.
 pub const MAX_VALUE_BITS: u32 = 12;
 
+/// The control words of the `spec` kernel: indices into its `ctl` buffer of `WORDS` u64, named
+/// `CTL_*` in the generated source.
+pub mod ctl {
+    /// The heap whose mex left the code space (out; NONE: none).
+    pub const OVERFLOW: usize = 0;
+    /// Rounds run (out).
+    pub const ROUNDS: usize = 1;
+    /// Three slots (round r uses r % 3): the first heap that changed.
+    pub const CHANGED: usize = 2;
+    /// Three slots: the first heap whose mex overflowed.
+    pub const OVER: usize = 5;
+    /// The grid barrier's arrivals.
+    pub const ARRIVED: usize = 8;
+    /// Words in all.
+    pub const WORDS: usize = 9;
+}
+
 /// Why no source was generated.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GenError {

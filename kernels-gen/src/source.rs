@@ -3,7 +3,7 @@
 //! beyond the macros and tables above them.
 
 use crate::layout::{FAR_SLOTS, VERIFY_THREADS, WINDOW_MAX};
-use crate::{Game, Layout, GENERATOR_VERSION};
+use crate::{ctl, Game, Layout, GENERATOR_VERSION};
 use std::fmt::Write;
 
 /// Literal initialisers per line in the option tables.
@@ -58,6 +58,11 @@ pub fn render(game: &Game<'_>, l: &Layout) -> String {
         ("OPTIONS_SHARED", u8::from(l.options_shared).to_string()),
         ("RING", l.ring.to_string()),
         ("VERIFY_THREADS", VERIFY_THREADS.to_string()),
+        ("CTL_OVERFLOW", ctl::OVERFLOW.to_string()),
+        ("CTL_ROUNDS", ctl::ROUNDS.to_string()),
+        ("CTL_CHANGED", ctl::CHANGED.to_string()),
+        ("CTL_OVER", ctl::OVER.to_string()),
+        ("CTL_ARRIVED", ctl::ARRIVED.to_string()),
         ("VERIFY_UNROLL", "4".to_string()),
         ("VALUE_WORDS", ((1usize << l.value_bits) / 32).to_string()),
     ];
@@ -140,15 +145,11 @@ __device__ __forceinline__ u16 decode_common(u64 n, unsigned c) {
     return (u16)(v | ((parity ^ want) << DROP_BIT));
 }
 
-// The control words of `spec`: ctl[0] the heap whose mex left the code space (out), ctl[1] rounds
-// run (out), ctl[2..5) the first heap changed and ctl[5..8) the first heap whose mex overflowed in
-// rounds r % 3, ctl[8] the grid barrier's arrivals (one per block and round, never reset within
-// a launch). The host sets every word to NONE but ctl[1] and ctl[8] (zero) before a launch.
-#define CTL_OVERFLOW 0
-#define CTL_ROUNDS 1
-#define CTL_CHANGED 2
-#define CTL_OVER 5
-#define CTL_ARRIVED 8
+// The control words of `spec` (CTL_*, see kernels_gen::ctl): the heap whose mex left the code
+// space (out), rounds run (out), the first heap changed and the first heap whose mex overflowed
+// in rounds r % 3, the grid barrier's arrivals (one per block and round, never reset within a
+// launch). The host sets every word to NONE but the rounds and the arrivals (zero) before a
+// launch.
 
 // Ends round r for this block: folds the block's first changed and first overflowing heap into
 // the round's slots, waits until every block of the (cooperative, hence co-resident) grid has

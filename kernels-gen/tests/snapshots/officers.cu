@@ -24,6 +24,11 @@ typedef unsigned short u16;
 #define OPTIONS_SHARED 1
 #define RING 65536
 #define VERIFY_THREADS 256
+#define CTL_OVERFLOW 0
+#define CTL_ROUNDS 1
+#define CTL_CHANGED 2
+#define CTL_OVER 5
+#define CTL_ARRIVED 8
 #define VERIFY_UNROLL 4
 #define VALUE_WORDS 16
 __constant__ unsigned int OPTION_DIST[1584] = {
@@ -321,15 +326,11 @@ __device__ __forceinline__ u16 decode_common(u64 n, unsigned c) {
     return (u16)(v | ((parity ^ want) << DROP_BIT));
 }
 
-// The control words of `spec`: ctl[0] the heap whose mex left the code space (out), ctl[1] rounds
-// run (out), ctl[2..5) the first heap changed and ctl[5..8) the first heap whose mex overflowed in
-// rounds r % 3, ctl[8] the grid barrier's arrivals (one per block and round, never reset within
-// a launch). The host sets every word to NONE but ctl[1] and ctl[8] (zero) before a launch.
-#define CTL_OVERFLOW 0
-#define CTL_ROUNDS 1
-#define CTL_CHANGED 2
-#define CTL_OVER 5
-#define CTL_ARRIVED 8
+// The control words of `spec` (CTL_*, see kernels_gen::ctl): the heap whose mex left the code
+// space (out), rounds run (out), the first heap changed and the first heap whose mex overflowed
+// in rounds r % 3, the grid barrier's arrivals (one per block and round, never reset within a
+// launch). The host sets every word to NONE but the rounds and the arrivals (zero) before a
+// launch.
 
 // Ends round r for this block: folds the block's first changed and first overflowing heap into
 // the round's slots, waits until every block of the (cooperative, hence co-resident) grid has

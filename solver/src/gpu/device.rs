@@ -66,6 +66,8 @@ pub fn compile(source: &str, arch: &str) -> Result<Ptx, GpuError> {
 pub struct Gpu {
     pub(super) ctx: Arc<CudaContext>,
     pub(super) stream: Arc<CudaStream>,
+    /// The stream of verification and transfers to the host, beside the speculation's.
+    pub(super) check: Arc<CudaStream>,
     /// The virtual architecture the kernels are compiled for, e.g. `compute_90`.
     arch: String,
     /// Multiprocessors: the `spec` kernel runs one block on each.
@@ -93,6 +95,7 @@ impl Gpu {
             cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
         )?;
         Ok(Gpu {
+            check: ctx.new_stream()?,
             sms: sms.max(1) as u32,
             stream: ctx.default_stream(),
             ctx,

@@ -15,11 +15,9 @@ use super::{GpuError, Timings};
 use crate::solve::{self, Notice, SolveError};
 use crate::values::ValueStore;
 use crate::verify::{Refuted, Verifier};
-use cudarc::driver::CudaStream;
 use octal_core::codec::Codec;
 use octal_core::exact;
 use octal_core::{Code, RareTable, SparseSpace};
-use std::sync::Arc;
 use std::time::Instant;
 
 /// Heaps of the `spec` kernel's window: the fastest of 512 .. 8192 on Officers on the H200
@@ -128,8 +126,6 @@ struct Session<'a> {
     gpu: &'a Gpu,
     kernels: &'a Kernels,
     buf: Buffers,
-    /// The stream of verification and transfers to the host, beside the speculation's.
-    check: Arc<CudaStream>,
 }
 
 impl<'a> Session<'a> {
@@ -172,13 +168,7 @@ impl<'a> Session<'a> {
                 .codes
                 .slice_mut(from * l.code_bytes..start * l.code_bytes),
         )?;
-        let check = gpu.ctx.new_stream()?;
-        Ok(Session {
-            gpu,
-            kernels,
-            buf,
-            check,
-        })
+        Ok(Session { gpu, kernels, buf })
     }
 
     fn run(
@@ -249,7 +239,8 @@ impl<'a> Session<'a> {
     fn fetch(&self, g: &mut ValueStore, lo: usize, hi: usize) -> Result<(), SolveError> {
         debug_assert_eq!(g.len(), lo);
         g.resize(hi, 0)?;
-        self.check
+        self.gpu
+            .check
             .memcpy_dtoh(&self.buf.values.slice(lo..hi), &mut g[lo..hi])
             .map_err(GpuError::from)?;
         Ok(())
@@ -265,7 +256,7 @@ impl<'a> Session<'a> {
         lo: usize,
         hi: usize,
     ) -> Result<Option<Ended>, SolveError> {
-        let stream = self.check.clone();
+        let stream = self.gpu.check.clone();
         let mut from = lo;
         while from < hi {
             stream

@@ -6,16 +6,11 @@ use cudarc::driver::sys::CUfunction_attribute_enum;
 use cudarc::driver::{
     CudaFunction, CudaModule, CudaSlice, CudaStream, DriverError, LaunchConfig, PushKernelArg,
 };
-use kernels_gen::{Layout, FAR_SLOTS, VERIFY_THREADS, WINDOW_MAX};
+use kernels_gen::{ctl, Layout, FAR_SLOTS, VERIFY_THREADS, WINDOW_MAX};
 use std::sync::Arc;
 
 /// Threads of a `decode` block.
 const DECODE_THREADS: u32 = 256;
-/// Control words of `spec` (see the generated source): overflow, rounds, three change slots,
-/// three overflow slots, the barrier's arrivals.
-const CTL_WORDS: usize = 9;
-const CTL_ROUNDS: usize = 1;
-const CTL_ARRIVED: usize = 8;
 
 /// The three kernels of one generated module, with the layout they were generated for and the
 /// number of `spec` blocks that run at once (one per SM, all resident: the launch is cooperative).
@@ -97,7 +92,7 @@ impl Kernels {
             // Padded: `spec` reads codes in 16-byte groups.
             codes: stream.alloc_zeros::<u8>(heaps * self.layout.code_bytes + 16)?,
             values: stream.alloc_zeros::<u16>(heaps)?,
-            ctl: stream.alloc_zeros::<u64>(CTL_WORDS)?,
+            ctl: stream.alloc_zeros::<u64>(ctl::WORDS)?,
             first_fail: stream.clone_htod(&[u64::MAX])?,
             heaps,
         })
@@ -118,10 +113,10 @@ impl Kernels {
         let l = &self.layout;
         assert!(lo >= l.hot_from as u64 && lo < hi && hi as usize <= b.heaps);
         assert!(window >= 1 && window <= self.max_window());
-        let mut ctl = [u64::MAX; CTL_WORDS];
-        ctl[CTL_ROUNDS] = 0;
-        ctl[CTL_ARRIVED] = 0;
-        stream.memcpy_htod(&ctl, &mut b.ctl)?;
+        let mut words = [u64::MAX; ctl::WORDS];
+        words[ctl::ROUNDS] = 0;
+        words[ctl::ARRIVED] = 0;
+        stream.memcpy_htod(&words, &mut b.ctl)?;
         let cfg = LaunchConfig {
             grid_dim: (self.spec_blocks, 1, 1),
             block_dim: (l.spec_threads as u32, 1, 1),
@@ -131,7 +126,7 @@ impl Kernels {
         // the block size and dynamic shared memory the layout generated it for (the attribute
         // was raised in `load`; occupancy checked there). It reads codes of heaps
         // lo - reach .. hi and writes codes of lo .. hi (hi <= heaps: inside `codes`), and the
-        // CTL_WORDS words of `ctl`. The grid barrier needs every block resident: the launch is
+        // ctl::WORDS words of `ctl`. The grid barrier needs every block resident: the launch is
         // cooperative (the driver refuses it otherwise) with one block per SM.
         unsafe {
             stream
@@ -152,10 +147,11 @@ impl Kernels {
         stream: &Arc<CudaStream>,
         b: &Buffers,
     ) -> Result<Speculated, GpuError> {
-        let ctl = stream.clone_dtoh(&b.ctl)?;
+        let words = stream.clone_dtoh(&b.ctl)?;
+        let overflow = words[ctl::OVERFLOW];
         Ok(Speculated {
-            overflow: (ctl[0] != u64::MAX).then_some(ctl[0]),
-            rounds: ctl[CTL_ROUNDS],
+            overflow: (overflow != u64::MAX).then_some(overflow),
+            rounds: words[ctl::ROUNDS],
         })
     }
 
