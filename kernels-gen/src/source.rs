@@ -151,35 +151,6 @@ __device__ __forceinline__ u16 decode_common(u64 n, unsigned c) {
 // launch). The host sets every word to NONE but the rounds and the arrivals (zero) before a
 // launch.
 
-// Ends round r for this block: folds the block's first changed and first overflowing heap into
-// the round's slots, waits until every block of the (cooperative, hence co-resident) grid has
-// arrived, and returns the grid's first changed heap in *changed and first overflow in *over
-// (through shared memory). Writes before it are visible after it to reads past L1 (__ldcg).
-// The barrier counts arrivals without reset, so nothing waits on a last arriver.
-__device__ __forceinline__ void end_round(u64 *ctl, unsigned r, u64 *block_min, u64 *changed, u64 *over) {
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        unsigned slot = r % 3u;
-        if (block_min[0] != NONE) atomicMin(ctl + CTL_CHANGED + slot, block_min[0]);
-        if (block_min[1] != NONE) atomicMin(ctl + CTL_OVER + slot, block_min[1]);
-        // Release: this block's codes and slot minima before the arrival; acquire: every
-        // block's after it (bar.sync carries both to the block's other threads).
-        asm volatile("red.release.gpu.global.add.u64 [%0], 1;" :: "l"(ctl + CTL_ARRIVED) : "memory");
-        u64 all = (u64)(r + 1u) * gridDim.x;
-        u64 arrived;
-        do {
-            asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(arrived) : "l"(ctl + CTL_ARRIVED) : "memory");
-        } while (arrived < all);
-        *changed = *(volatile u64 *)(ctl + CTL_CHANGED + slot);
-        *over = *(volatile u64 *)(ctl + CTL_OVER + slot);
-        block_min[0] = NONE;
-        block_min[1] = NONE;
-    }
-    __syncthreads();
-}
-
-struct __align__(8) Option { unsigned dist; unsigned code; };
-
 #if RING
 // Copies the codes of heaps [from, to) (widened to whole 16-byte groups: the codes buffer is
 // padded) into the ring, 16 bytes a thread at a time, past L1.
@@ -190,6 +161,43 @@ __device__ __forceinline__ void load_ring(code_t *ring, const code_t *codes, u64
     }
 }
 #endif
+
+// Ends round r for this block: folds the block's first changed and first overflowing heap into
+// the round's slots and waits until every block of the (cooperative, hence co-resident) grid has
+// arrived; then, while thread 0 reads the grid's first changed heap and first overflow into
+// *changed and *over (shared memory), the block reloads its ring with the codes of heaps
+// [from, to) (see `spec`). Writes before it are visible after it to reads past L1 (__ldcg). The
+// barrier counts arrivals without reset, so nothing waits on a last arriver.
+__device__ __forceinline__ void end_round(u64 *ctl, unsigned r, u64 *block_min, u64 *changed, u64 *over,
+        code_t *ring, const code_t *codes, u64 from, u64 to) {
+    __syncthreads();
+    unsigned slot = r % 3u;
+    if (threadIdx.x == 0) {
+        if (block_min[0] != NONE) atomicMin(ctl + CTL_CHANGED + slot, block_min[0]);
+        if (block_min[1] != NONE) atomicMin(ctl + CTL_OVER + slot, block_min[1]);
+        // Release: this block's codes and slot minima before the arrival; acquire: every
+        // block's after it (bar.sync carries both to the block's other threads).
+        asm volatile("red.release.gpu.global.add.u64 [%0], 1;" :: "l"(ctl + CTL_ARRIVED) : "memory");
+        u64 all = (u64)(r + 1u) * gridDim.x;
+        u64 arrived;
+        do {
+            asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(arrived) : "l"(ctl + CTL_ARRIVED) : "memory");
+        } while (arrived < all);
+        block_min[0] = NONE;
+        block_min[1] = NONE;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        *changed = *(volatile u64 *)(ctl + CTL_CHANGED + slot);
+        *over = *(volatile u64 *)(ctl + CTL_OVER + slot);
+    }
+#if RING
+    load_ring(ring, codes, from, to);
+#endif
+    __syncthreads();
+}
+
+struct __align__(8) Option { unsigned dist; unsigned code; };
 
 #if RING
 #define SOURCE(h) ring[(h) & (RING - 1)]
@@ -253,7 +261,7 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
     // 16-byte aligned: an even number of options.
     code_t *ring = (code_t *)(opts + (OPTIONS_SHARED ? (N_OPTIONS + 1) / 2 * 2 : 0));
 #else
-    const code_t *ring = 0;
+    code_t *ring = 0;
 #endif
     unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
 #if OPTIONS_SHARED
@@ -318,7 +326,9 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
                 }
             }
         }
-        end_round(ctl, round, block_min, round_end, round_end + 1);
+        // The next window reads heaps up to two windows past p; those from p on may have
+        // changed, or entered.
+        end_round(ctl, round, block_min, round_end, round_end + 1, ring, codes, p, min(p + 2ull * window, hi));
         u64 changed = round_end[0];
         u64 over = round_end[1];
         round++;
@@ -327,13 +337,7 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
             break;
         }
         fresh_from = end;
-        u64 next = changed == NONE ? end : changed + 1;
-#if RING
-        // The heaps that may have changed and those the next window adds.
-        load_ring(ring, codes, p, min(next + window, hi));
-        __syncthreads();
-#endif
-        p = next;
+        p = changed == NONE ? end : changed + 1;
     }
     if (b == 0 && tid == 0) ctl[CTL_ROUNDS] += round;
 }
