@@ -53,7 +53,7 @@ pub fn render(game: &Game<'_>, l: &Layout) -> String {
         ("REACH", l.reach.to_string()),
         ("WINDOW_MAX", WINDOW_MAX.to_string()),
         ("SPEC_THREADS", l.spec_threads.to_string()),
-        ("SPEC_UNROLL", "8".to_string()),
+        ("SPEC_UNROLL", "4".to_string()),
         ("FAR_SLOTS", FAR_SLOTS.to_string()),
         ("OPTIONS_SHARED", u8::from(l.options_shared).to_string()),
         ("RING", l.ring.to_string()),

@@ -19,7 +19,7 @@ typedef unsigned short u16;
 #define REACH 20628
 #define WINDOW_MAX 8192
 #define SPEC_THREADS 1024
-#define SPEC_UNROLL 8
+#define SPEC_UNROLL 4
 #define FAR_SLOTS 128
 #define OPTIONS_SHARED 1
 #define RING 65536
