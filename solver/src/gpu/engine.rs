@@ -5,9 +5,10 @@
 //! block by block the `spec` kernel speculates the block (rounds over a sliding window, one
 //! cooperative launch), `decode` turns codes into values and the `verify` kernel proves the
 //! block on a second stream while the next block is speculated from the unproved values (work
-//! thrown away if the proof fails). The heap `verify` flags first is checked on the CPU: a wrong candidate ends the session
-//! with the corrected table (one [`Notice::TableCorrected`]); a mex beyond the code space ends it
-//! with wider codes ([`Notice::Widened`]). Only proved values reach `g`.
+//! thrown away if the proof fails). The heap `verify` flags first is checked on the CPU: a wrong
+//! candidate ends the session with the corrected table (one [`Notice::TableCorrected`]); a mex
+//! beyond the code space ends it with wider codes ([`Notice::Widened`]). Only proved values reach
+//! `g`.
 
 use super::device::Gpu;
 use super::launch::{Buffers, Kernels};
@@ -139,14 +140,13 @@ impl<'a> Session<'a> {
     ) -> Result<Session<'a>, GpuError> {
         let l = &kernels.layout;
         // Every heap's code and value stay on the device (the verifier reads any earlier value).
-        let need = n as u64 * (l.code_bytes as u64 + 2);
+        let per_heap = l.code_bytes as u64 + 2;
         let (free, _) = gpu.ctx.mem_get_info()?;
-        if need > free as u64 {
+        if n as u64 * per_heap > free as u64 {
             return Err(GpuError::DeviceMemory {
                 heaps: n,
-                need,
+                per_heap,
                 free: free as u64,
-                most: free as u64 / (l.code_bytes as u64 + 2),
             });
         }
         let mut buf = kernels.buffers(&gpu.stream, n)?;

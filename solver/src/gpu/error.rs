@@ -18,15 +18,14 @@ pub enum GpuError {
     #[error("NVRTC could not compile the generated kernels (source kept at {path}): {log}")]
     Compile { path: String, log: String },
     #[error(
-        "{heaps} heaps need {:.1} GiB of GPU memory ({} bytes a heap); the device has {:.1} GiB free: \
-         at most {most} heaps with --gpu (the CPU engines keep values on disk)",
-        gib(*need), need / (*heaps as u64).max(1), gib(*free)
+        "{heaps} heaps need {:.1} GiB of GPU memory ({per_heap} bytes a heap); the device has {:.1} GiB free: \
+         at most {} heaps with --gpu (the CPU engines keep values on disk)",
+        gib(*heaps as u64 * per_heap), gib(*free), free / per_heap
     )]
     DeviceMemory {
         heaps: usize,
-        need: u64,
+        per_heap: u64,
         free: u64,
-        most: u64,
     },
     #[error(transparent)]
     Generate(#[from] kernels_gen::GenError),
@@ -51,9 +50,8 @@ mod tests {
     fn device_memory_message_is_one_line_with_the_limit() {
         let e = GpuError::DeviceMemory {
             heaps: 100_000_000_000,
-            need: 300_000_000_000,
+            per_heap: 3,
             free: 150 << 30,
-            most: (150 << 30) / 3,
         };
         let text = e.to_string();
         assert!(!text.contains('\n'));
