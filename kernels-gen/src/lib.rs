@@ -31,7 +31,7 @@ pub use layout::{Layout, FAR_SLOTS, VERIFY_THREADS, WINDOW_MAX};
 use octal_core::{Code, RareTable, SparseSpace};
 
 /// Bumped whenever the generated text changes meaning (it is part of the header).
-pub const GENERATOR_VERSION: &str = "kernels-gen 3";
+pub const GENERATOR_VERSION: &str = "kernels-gen 4";
 
 /// The widest values the kernels handle: codes of `MAX_VALUE_BITS - 1` bits.
 pub const MAX_VALUE_BITS: u32 = 12;
@@ -43,7 +43,8 @@ pub mod ctl {
     pub const OVERFLOW: usize = 0;
     /// Rounds run (out).
     pub const ROUNDS: usize = 1;
-    /// Three slots (round r uses r % 3): the first heap that changed.
+    /// Three slots (round r uses r % 3): the first heap that changed, as 2 n + 1 when the heap was
+    /// in its first round and 2 n otherwise.
     pub const CHANGED: usize = 2;
     /// Three slots: the first heap whose mex overflowed.
     pub const OVER: usize = 5;

@@ -146,8 +146,8 @@ __device__ __forceinline__ u16 decode_common(u64 n, unsigned c) {
 }
 
 // The control words of `spec` (CTL_*, see kernels_gen::ctl): the heap whose mex left the code
-// space (out), rounds run (out), the first heap changed and the first heap whose mex overflowed
-// in rounds r % 3, the grid barrier's arrivals (one per block and round, never reset within a
+// space (out), rounds run (out), the first heap changed (2 n, or 2 n + 1 in the heap's first
+// round) and the first heap whose mex overflowed in rounds r % 3, the grid barrier's arrivals (one per block and round, never reset within a
 // launch). The host sets every word to NONE but the rounds and the arrivals (zero) before a
 // launch.
 
@@ -201,35 +201,35 @@ struct __align__(8) Option { unsigned dist; unsigned code; };
 
 #if RING
 #define SOURCE(h) ring[(h) & (RING - 1)]
+// The code of heap n - d (32-bit ring arithmetic: the ring is a power of two below 2^32).
+#define SOURCE_BACK(n, d) ring[((unsigned)(n) - (d)) & (RING - 1)]
 #else
 #define SOURCE(h) __ldcg(codes + (h))
+#define SOURCE_BACK(n, d) __ldcg(codes + ((n) - (d)))
 #endif
 
 // Marks, in this lane's bitset, the options j in [from, to) of heap n (the lanes split them):
 // SPEC_UNROLL options a lane at a time, their loads first, then the marks (shared atomics, which
-// nothing waits for), so that the loads overlap. Stores the bitset or-ed over the warp in out[0,
-// WORDS) and clears the lanes' bitsets again.
+// nothing waits for), so that the loads overlap. A lane past `to` marks option to - 1 again,
+// which changes nothing and keeps the loop free of branches (they cost a third of its
+// instructions). Stores the bitset or-ed over the warp in out[0, WORDS) and clears the lanes'
+// bitsets again.
 __device__ __forceinline__ void mark_options(const Option *opts, const code_t *ring, const code_t *codes,
         unsigned *mine, unsigned *out, unsigned lane, u64 n, unsigned from, unsigned to) {
     for (unsigned j0 = from + lane; j0 < to; j0 += 32u * SPEC_UNROLL) {
         unsigned x[SPEC_UNROLL];
         #pragma unroll
         for (unsigned u = 0; u < SPEC_UNROLL; u++) {
-            unsigned j = j0 + 32u * u;
-            x[u] = 0xffffffffu;
-            if (j < to) {
+            unsigned j = min(j0 + 32u * u, to - 1u);
 #if OPTIONS_SHARED
-                Option o = opts[j];
+            Option o = opts[j];
 #else
-                Option o = {OPTION_DIST[j], OPTION_CODE[j]};
+            Option o = {OPTION_DIST[j], OPTION_CODE[j]};
 #endif
-                x[u] = (unsigned)SOURCE(n - o.dist) ^ o.code;
-            }
+            x[u] = (unsigned)SOURCE_BACK(n, o.dist) ^ o.code;
         }
         #pragma unroll
-        for (unsigned u = 0; u < SPEC_UNROLL; u++) {
-            if (x[u] != 0xffffffffu) atomicOr(mine + 32u * (x[u] >> 5), 1u << (x[u] & 31u));
-        }
+        for (unsigned u = 0; u < SPEC_UNROLL; u++) atomicOr(mine + 32u * (x[u] >> 5), 1u << (x[u] & 31u));
     }
     __syncwarp();
     for (unsigned w = 0; w < WORDS; w++) {
@@ -244,15 +244,22 @@ __device__ __forceinline__ void mark_options(const Option *opts, const code_t *r
 // (FAR_SLOTS - 2) blocks): each round every heap of the window is computed from the codes of the
 // round before, heap n by a warp of block n % blocks (the lanes split the options, each marking
 // its own bitset; the bitsets are or-ed and the first free code taken) and stored if it changed.
-// The options reaching more than `window` back read heaps before the window, which are final: a
-// heap marks them once, in its first round, and keeps them in its block's far slot. The heaps
-// before the first one that changed agree with their own options: they are the values of the
-// recurrence, and so is the first changed heap, computed from them; the window moves past it. A
-// launch ends when the window passes hi, or at the first heap, so proved, whose mex leaves the
-// code space.
+// Options whose source lies before p read final values: a heap marks them once into its block's
+// far slot and the rounds recompute only the others. In its first round a heap marks the
+// options reaching more than `window` back (and nothing else: its near sources are guesses too
+// young to be worth the time, and the round's slowest warp would be the one doing both) and
+// counts as changed; as p advances, its options whose sources p has passed join the slot too
+// (bounded by 32 samples of the distances, so a few stay in the rounds a little longer). The
+// heaps before the first one that changed agree with their own options: they are the values of
+// the recurrence, and so is the first changed heap, computed from them, unless it was in its
+// first round; the window moves past it (to it, in that case). A round's first change is kept as
+// 2 n + 1 for a heap in its first round and 2 n otherwise. A launch ends when the window passes
+// hi, or at the first heap, so proved, whose mex leaves the code space.
 extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u64 lo, u64 hi, unsigned window, u64 *ctl) {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ u64 block_min[2], round_end[2];
+    // Options [settled[slot], N_OPTIONS) of the slot's heap are in its far slot.
+    __shared__ unsigned settled[FAR_SLOTS];
     unsigned *bitsets = (unsigned *)smem;
     unsigned *far = bitsets + WORDS * SPEC_THREADS;
     unsigned *near_marks = far + WORDS * FAR_SLOTS;
@@ -287,6 +294,9 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
     __syncthreads();
     // Word w of this lane's bitset: mine[32 * w] (one bank per lane).
     unsigned *mine = bitsets + warp * 32u * WORDS + lane;
+    // Lane l's sample: the distance of option l * near / 32 (a bound on the options with proved
+    // sources, below).
+    unsigned sample = OPTION_DIST[lane * near / 32u];
     u64 blocks = gridDim.x, b = blockIdx.x;
     u64 p = lo, fresh_from = lo;
     unsigned round = 0;
@@ -303,8 +313,29 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
             u64 n = b + blocks * k;
             unsigned *slot = far + WORDS * (unsigned)(k % FAR_SLOTS);
             unsigned *marks = near_marks + WORDS * warp;
-            if (n >= fresh_from) mark_options(opts, ring, codes, mine, slot, lane, n, near, N_OPTIONS);
-            mark_options(opts, ring, codes, mine, marks, lane, n, 0u, near);
+            bool fresh = n >= fresh_from;
+            // Options [s, near) read heaps before p (the first sample past n - p bounds them):
+            // proved, so they join the far slot once and the rounds recompute only [0, s).
+            unsigned above_t = __ballot_sync(0xffffffffu, sample > (unsigned)(n - p));
+            unsigned s = above_t ? (unsigned)(__ffs(above_t) - 1) * near / 32u : near;
+            unsigned s_old = fresh ? near : settled[k % FAR_SLOTS];
+            if (fresh) mark_options(opts, ring, codes, mine, slot, lane, n, near, N_OPTIONS);
+            if (s < s_old) {
+                for (unsigned j = s + lane; j < s_old; j += 32u) {
+                    Option o = opts[j];
+                    unsigned x = (unsigned)SOURCE_BACK(n, o.dist) ^ o.code;
+                    atomicOr(slot + (x >> 5), 1u << (x & 31u));
+                }
+                __syncwarp();
+                if (lane == 0) settled[k % FAR_SLOTS] = s;
+            }
+            if (fresh) {
+                if (lane == 0) settled[k % FAR_SLOTS] = min(s, s_old);
+                if (lane < WORDS) marks[lane] = 0u;
+                __syncwarp();
+            } else {
+                mark_options(opts, ring, codes, mine, marks, lane, n, 0u, min(s, s_old));
+            }
             unsigned c = CODES;
             for (unsigned w0 = 0; w0 < WORDS && c == CODES; w0 += 32u) {
                 unsigned w = w0 + lane;
@@ -317,12 +348,15 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
                 }
             }
             if (lane == 0) {
-                if (c >= CODES) {
+                if (fresh) {
+                    if (c < CODES && c != (unsigned)SOURCE(n)) codes[n] = (code_t)c;
+                    atomicMin(block_min, 2u * n + 1u);
+                } else if (c >= CODES) {
                     atomicMin(block_min + 1, n);
-                    atomicMin(block_min, n);
+                    atomicMin(block_min, 2u * n);
                 } else if (c != (unsigned)SOURCE(n)) {
                     codes[n] = (code_t)c;
-                    atomicMin(block_min, n);
+                    atomicMin(block_min, 2u * n);
                 }
             }
         }
@@ -332,12 +366,12 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
         u64 changed = round_end[0];
         u64 over = round_end[1];
         round++;
-        if (over != NONE && over == changed) {
+        if (over != NONE && 2u * over == changed) {
             if (b == 0 && tid == 0) ctl[CTL_OVERFLOW] = over;
             break;
         }
         fresh_from = end;
-        p = changed == NONE ? end : changed + 1;
+        p = changed == NONE ? end : (changed & 1u) ? changed / 2u : changed / 2u + 1u;
     }
     if (b == 0 && tid == 0) ctl[CTL_ROUNDS] += round;
 }
