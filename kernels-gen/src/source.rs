@@ -311,31 +311,30 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
         k += (warp + SPEC_THREADS / 32u - (unsigned)(k % (SPEC_THREADS / 32u))) % (SPEC_THREADS / 32u);
         for (; b + blocks * k < end; k += SPEC_THREADS / 32u) {
             u64 n = b + blocks * k;
-            unsigned *slot = far + WORDS * (unsigned)(k % FAR_SLOTS);
+            unsigned si = (unsigned)(k % FAR_SLOTS);
+            unsigned *slot = far + WORDS * si;
             unsigned *marks = near_marks + WORDS * warp;
             bool fresh = n >= fresh_from;
             // Options [s, near) read heaps before p (the first sample past n - p bounds them):
-            // proved, so they join the far slot once and the rounds recompute only [0, s).
+            // proved, so they join the far slot once and the rounds recompute only [0, s). The
+            // bound only falls as p advances; min() keeps the slot's range whole regardless.
             unsigned above_t = __ballot_sync(0xffffffffu, sample > (unsigned)(n - p));
-            unsigned s = above_t ? (unsigned)(__ffs(above_t) - 1) * near / 32u : near;
-            unsigned s_old = fresh ? near : settled[k % FAR_SLOTS];
+            unsigned s_old = fresh ? near : settled[si];
+            unsigned s = min(above_t ? (unsigned)(__ffs(above_t) - 1) * near / 32u : near, s_old);
             if (fresh) mark_options(opts, ring, codes, mine, slot, lane, n, near, N_OPTIONS);
-            if (s < s_old) {
-                for (unsigned j = s + lane; j < s_old; j += 32u) {
-                    Option o = opts[j];
-                    unsigned x = (unsigned)SOURCE_BACK(n, o.dist) ^ o.code;
-                    atomicOr(slot + (x >> 5), 1u << (x & 31u));
-                }
-                __syncwarp();
-                if (lane == 0) settled[k % FAR_SLOTS] = s;
+            for (unsigned j = s + lane; j < s_old; j += 32u) {
+                Option o = opts[j];
+                unsigned x = (unsigned)SOURCE_BACK(n, o.dist) ^ o.code;
+                atomicOr(slot + (x >> 5), 1u << (x & 31u));
             }
+            // Both branches end with __syncwarp: the slot's marks are in, s_old read by all.
             if (fresh) {
-                if (lane == 0) settled[k % FAR_SLOTS] = min(s, s_old);
                 if (lane < WORDS) marks[lane] = 0u;
                 __syncwarp();
             } else {
-                mark_options(opts, ring, codes, mine, marks, lane, n, 0u, min(s, s_old));
+                mark_options(opts, ring, codes, mine, marks, lane, n, 0u, s);
             }
+            if (lane == 0) settled[si] = s;
             unsigned c = CODES;
             for (unsigned w0 = 0; w0 < WORDS && c == CODES; w0 += 32u) {
                 unsigned w = w0 + lane;
