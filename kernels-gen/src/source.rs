@@ -1,6 +1,6 @@
 //! The text of a generated source: a header, the constants of the game, the option table and
-//! the three kernels (`spec`, `decode`, `verify`). Only `render` writes text; the kernels' bodies do not depend on the game
-//! beyond the macros and tables above them.
+//! the three kernels (`spec`, `decode`, `verify`). Only `render` writes text; the kernels' bodies
+//! do not depend on the game beyond the macros and tables above them.
 
 use crate::layout::{FAR_SLOTS, VERIFY_THREADS, WINDOW_MAX};
 use crate::{ctl, Game, Layout, GENERATOR_VERSION};
@@ -147,9 +147,9 @@ __device__ __forceinline__ u16 decode_common(u64 n, unsigned c) {
 
 // The control words of `spec` (CTL_*, see kernels_gen::ctl): the heap whose mex left the code
 // space (out), rounds run (out), the first heap changed (2 n, or 2 n + 1 in the heap's first
-// round) and the first heap whose mex overflowed in rounds r % 3, the grid barrier's arrivals (one per block and round, never reset within a
-// launch). The host sets every word to NONE but the rounds and the arrivals (zero) before a
-// launch.
+// round) and the first heap whose mex overflowed in rounds r % 3, the grid barrier's arrivals
+// (one per block and round, never reset within a launch). The host sets every word to NONE but
+// the rounds and the arrivals (zero) before a launch.
 
 #if RING
 // Copies the codes of heaps [from, to) (widened to whole 16-byte groups: the codes buffer is

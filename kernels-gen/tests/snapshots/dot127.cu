@@ -122,9 +122,9 @@ __device__ __forceinline__ u16 decode_common(u64 n, unsigned c) {
 
 // The control words of `spec` (CTL_*, see kernels_gen::ctl): the heap whose mex left the code
 // space (out), rounds run (out), the first heap changed (2 n, or 2 n + 1 in the heap's first
-// round) and the first heap whose mex overflowed in rounds r % 3, the grid barrier's arrivals (one per block and round, never reset within a
-// launch). The host sets every word to NONE but the rounds and the arrivals (zero) before a
-// launch.
+// round) and the first heap whose mex overflowed in rounds r % 3, the grid barrier's arrivals
+// (one per block and round, never reset within a launch). The host sets every word to NONE but
+// the rounds and the arrivals (zero) before a launch.
 
 #if RING
 // Copies the codes of heaps [from, to) (widened to whole 16-byte groups: the codes buffer is
