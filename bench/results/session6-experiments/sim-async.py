@@ -1,12 +1,7 @@
 # Async (barrier-free) speculation model, Officers true values; time-stepped (tick TAU cycles).
-import re, numpy as np, sys
-s=open('/work/main/kernels-gen/tests/snapshots/officers.cu').read()
-def arr(name):
-    m=re.search(name+r'\[\d+\] = \{(.*?)\};',s,re.S)
-    return np.array([int(x) for x in m.group(1).replace('\n','').split(',')])
-D=arr('OPTION_DIST'); OC=arr('OPTION_CODE')
-vals=np.loadtxt('/tmp/off.b',dtype=np.int64)[:,1]
-truth=((vals>>2)<<1)|(vals&1)
+# Usage: python3 sim-async.py W L A B T_END MARGIN (e.g. 3960 3000 800 150 200000 500).
+import numpy as np, sys
+from sim_data import D, OC, truth
 W,L,A,B,T_END=[int(x) for x in sys.argv[1:6]]
 TAU=100
 MARGIN=int(sys.argv[6]) if len(sys.argv)>6 else 0

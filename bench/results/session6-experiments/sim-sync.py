@@ -1,11 +1,7 @@
-import re, numpy as np, sys
-s=open('/work/main/kernels-gen/tests/snapshots/officers.cu').read()
-def arr(name):
-    m=re.search(name+r'\[\d+\] = \{(.*?)\};',s,re.S)
-    return np.array([int(x) for x in m.group(1).replace('\n','').split(',')])
-D=arr('OPTION_DIST'); OC=arr('OPTION_CODE')
-vals=np.loadtxt('/tmp/off.b',dtype=np.int64)[:,1]
-truth=((vals>>2)<<1)|(vals&1)
+# The rounds (kernels-gen 4) in the same cost model as sim-async.py: round = the slowest heap's pass + FIX.
+# Usage: python3 sim-sync.py W A B FIX ADVANCE (e.g. 4096 800 150 3200 6000).
+import numpy as np, sys
+from sim_data import D, OC, truth
 W,A,B,FIX,ADV=[int(x) for x in sys.argv[1:6]]
 P0=200000
 V=truth.copy(); V[P0:]=0
