@@ -31,7 +31,7 @@ pub use layout::{Layout, FAR_SLOTS, VERIFY_THREADS, WINDOW_MAX};
 use octal_core::{Code, RareTable, SparseSpace};
 
 /// Bumped whenever the generated text changes meaning (it is part of the header).
-pub const GENERATOR_VERSION: &str = "kernels-gen 4";
+pub const GENERATOR_VERSION: &str = "kernels-gen 4.1";
 
 /// The widest values the kernels handle: codes of `MAX_VALUE_BITS - 1` bits.
 pub const MAX_VALUE_BITS: u32 = 12;

@@ -329,7 +329,7 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
             }
             // Both branches end with __syncwarp: the slot's marks are in, s_old read by all.
             if (fresh) {
-                if (lane < WORDS) marks[lane] = 0u;
+                for (unsigned w = lane; w < WORDS; w += 32u) marks[w] = 0u;
                 __syncwarp();
             } else {
                 mark_options(opts, ring, codes, mine, marks, lane, n, 0u, s);
