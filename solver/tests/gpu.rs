@@ -5,8 +5,9 @@
 
 use octal_core::{exact, sparse, Code, RareTable, SparseSpace};
 use solver::gpu::device::{self, Gpu};
-use solver::gpu::GpuError;
+use solver::gpu::{engine, GpuError, Timings};
 use solver::solve::{solve, Engine, EngineChoice, Request};
+use solver::values::ValueStore;
 use std::time::Instant;
 
 /// The codes of the games in the test tables that have a sparse space.
@@ -87,6 +88,39 @@ fn generated_kernels_compile_with_nvrtc() {
     assert!(compiled >= 20, "only {compiled} sources compiled");
 }
 
+/// The table, space and values of Officers' first 2^17 heaps (the CPU engine's).
+fn officers_prefix() -> (Code, SparseSpace, RareTable, ValueStore) {
+    let code: Code = ".6".parse().unwrap();
+    let mut req = Request::new(code.clone(), 1 << 17);
+    req.engine = EngineChoice::Generic;
+    let s = solve(&req, &mut |_| {}).unwrap();
+    (code, s.space.unwrap(), s.table.unwrap(), s.values)
+}
+
+/// No game of the tables needs values of 2^9 or more (two-byte codes) early, so the kernels for
+/// Officers are generated with 10- and 12-bit codes as well: every width must compile (the ring
+/// of two-byte codes no longer fits shared memory: sources come from global memory).
+#[test]
+fn wide_codes_compile_with_nvrtc() {
+    if !device::nvrtc_present() {
+        eprintln!("skipped: no NVRTC (run `. scripts/nvrtc-env.sh` first)");
+        return;
+    }
+    let (code, space, table, _) = officers_prefix();
+    for bits in [9, 10, 11, 12] {
+        let game = kernels_gen::Game {
+            code: &code,
+            space,
+            table: &table,
+            value_bits: bits,
+        };
+        let layout = kernels_gen::Layout::new(&game).unwrap();
+        assert_eq!(layout.code_bytes, if bits <= 9 { 1 } else { 2 });
+        let source = kernels_gen::generate(&game).unwrap();
+        device::compile(&source, "compute_90").unwrap_or_else(|e| panic!("{bits} bits: {e}"));
+    }
+}
+
 /// The device, or None (with a message) where there is none.
 fn device() -> Option<Gpu> {
     match Gpu::open() {
@@ -152,4 +186,48 @@ fn gpu_values_equal_the_cpu_engine() {
         }
     }
     assert!(compared >= 10, "only {compared} games compared");
+}
+
+/// The two-byte code path on the device: Officers' values (all below 2^9) computed by kernels
+/// generated for 10- and 12-bit codes equal the CPU engine's.
+#[test]
+fn gpu_wide_codes_equal_the_cpu_engine() {
+    let Some(mut gpu) = device() else {
+        return;
+    };
+    let n = 1 << 21;
+    let mut cpu = Request::new(".6".parse().unwrap(), n);
+    cpu.engine = EngineChoice::Generic;
+    let want = solve(&cpu, &mut |_| {}).unwrap();
+    let (code, space, table, prefix) = officers_prefix();
+    for bits in [10, 12] {
+        let mut g = ValueStore::memory();
+        g.extend_from_slice(&prefix).unwrap();
+        let mut timings = Timings::default();
+        let started = Instant::now();
+        engine::speculate_verify(
+            &mut gpu,
+            &code,
+            space,
+            table.clone(),
+            bits,
+            &mut g,
+            n,
+            true,
+            &mut |_| {},
+            &mut |_| Ok(false),
+            &mut timings,
+        )
+        .unwrap();
+        assert!(
+            timings.speculated >= n - (1 << 17) - (1 << 16),
+            "{bits} bits: the kernels speculated only {} heaps",
+            timings.speculated
+        );
+        assert!(g == want.values, "{bits}-bit codes: GPU values differ");
+        eprintln!(
+            ".6 to {n} with {bits}-bit codes: equal ({:.1} s)",
+            started.elapsed().as_secs_f64()
+        );
+    }
 }
