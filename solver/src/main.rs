@@ -339,7 +339,7 @@ fn execute(
     if let Some(t) = &solution.gpu_timings {
         let rate = |heaps: usize, d: std::time::Duration| heaps as f64 / d.as_secs_f64().max(1e-9);
         eprintln!(
-            "octal: gpu: speculated {} heaps in {:.3} s ({:.0}/s, {} rounds, {:.1} heaps a round), verified {} in {:.3} s ({:.0}/s)",
+            "octal: gpu: speculated {} heaps in {:.3} s ({:.0}/s, {} rounds, {:.1} heaps a round), verified {} in {:.3} s ({:.0}/s); {} kernel modules compiled, {} heaps on the CPU while the table settled",
             t.speculated,
             t.speculate.as_secs_f64(),
             rate(t.speculated, t.speculate),
@@ -347,7 +347,9 @@ fn execute(
             t.speculated as f64 / t.rounds.max(1) as f64,
             t.verified,
             t.verify.as_secs_f64(),
-            rate(t.verified, t.verify)
+            rate(t.verified, t.verify),
+            t.compiled,
+            t.on_cpu
         );
     }
     if let Some(s) = session.as_mut() {

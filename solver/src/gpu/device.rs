@@ -104,8 +104,9 @@ impl Gpu {
         })
     }
 
-    /// The kernels for `game`, compiled once per (fingerprint, value bits, architecture).
-    pub(super) fn kernels(&mut self, game: &Game<'_>) -> Result<Arc<Kernels>, GpuError> {
+    /// The kernels for `game`, compiled once per (fingerprint, value bits, architecture); the
+    /// flag says whether they were compiled now.
+    pub(super) fn kernels(&mut self, game: &Game<'_>) -> Result<(Arc<Kernels>, bool), GpuError> {
         let layout = Layout::new(game)?;
         let key = (
             game.table.fingerprint(&game.space),
@@ -113,13 +114,13 @@ impl Gpu {
             self.arch.clone(),
         );
         if let Some(k) = self.modules.get(&key) {
-            return Ok(k.clone());
+            return Ok((k.clone(), false));
         }
         let ptx = compile(&kernels_gen::generate(game)?, &self.arch)?;
         let module = self.ctx.load_module(ptx)?;
         let kernels = Arc::new(Kernels::load(&module, layout, self.sms)?);
         self.modules.insert(key, kernels.clone());
-        Ok(kernels)
+        Ok((kernels, true))
     }
 
     /// Lines for `octal gpu-info`: device, memory, architecture, driver and NVRTC versions.

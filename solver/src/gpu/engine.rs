@@ -6,9 +6,10 @@
 //! cooperative launch), `decode` turns codes into values and the `verify` kernel proves the
 //! block on a second stream while the next block is speculated from the unproved values (work
 //! thrown away if the proof fails). The heap `verify` flags first is checked on the CPU: a wrong
-//! candidate ends the session with the corrected table (one [`Notice::TableCorrected`]); a mex
-//! beyond the code space ends it with wider codes ([`Notice::Widened`]). Only proved values reach
-//! `g`.
+//! candidate ends the session with the corrected table (one [`Notice::TableCorrected`]), and the
+//! CPU engine computes a stretch of heaps before the device resumes with kernels for the table it
+//! then has (corrections come in bursts, and each table costs a compilation); a mex beyond the
+//! code space ends it with wider codes ([`Notice::Widened`]). Only proved values reach `g`.
 
 use super::device::Gpu;
 use super::launch::{Buffers, Kernels};
@@ -40,6 +41,11 @@ fn window() -> u32 {
 const MIN_BLOCK: usize = 1 << 16;
 const MAX_BLOCK: usize = 1 << 24;
 
+/// Heaps the CPU engine computes after a table correction, at first and at most (the stretch
+/// doubles while corrections follow each other closely on the device).
+const MIN_CPU_STRETCH: usize = 1 << 15;
+const MAX_CPU_STRETCH: usize = 1 << 24;
+
 /// How a session ended.
 enum Ended {
     /// `g` holds the heaps asked for, or `stop` asked to end.
@@ -69,6 +75,9 @@ pub fn speculate_verify(
 ) -> Result<RareTable, SolveError> {
     let rules = code.rules();
     let verifier = Verifier::new(&rules, space);
+    // Heaps the CPU engine computes before the device takes over again (after a correction).
+    let mut on_cpu = 0;
+    let mut stretch = MIN_CPU_STRETCH;
     while g.len() < n {
         let game = kernels_gen::Game {
             code,
@@ -76,19 +85,26 @@ pub fn speculate_verify(
             table: &table,
             value_bits: bits,
         };
-        let kernels = gpu.kernels(&game)?;
-        let hot_from = kernels.layout.hot_from;
-        if g.len() < hot_from {
-            let to = hot_from.min(n);
+        let hot_from = kernels_gen::Layout::new(&game)
+            .map_err(GpuError::from)?
+            .hot_from;
+        if g.len() < hot_from || on_cpu > 0 {
+            let from = g.len();
+            let to = hot_from.max(from + on_cpu).min(n);
             table = solve::speculate_verify(
                 &rules, space, table, bits, None, g, to, verify, notify, stop,
             )?;
-            bits = bits.max(bits_of(g));
+            bits = bits.max(bits_of(&g[from..]));
+            timings.on_cpu += g.len() - from;
+            on_cpu = 0;
             if g.len() < to {
                 break; // `stop` ended the run
             }
             continue;
         }
+        let (kernels, compiled) = gpu.kernels(&game)?;
+        timings.compiled += usize::from(compiled);
+        let start = g.len();
         let ended = Session::new(gpu, &kernels, space, g, n)?
             .run(&verifier, g, n, verify, stop, timings)?;
         match ended {
@@ -103,6 +119,16 @@ pub fn speculate_verify(
                     rare,
                     table_len: table.len(),
                 });
+                // Each table needs new kernels (a compilation costs what the CPU engine needs
+                // for ~10^5 heaps), and corrections come in bursts while a table settles: the
+                // CPU engine, which takes corrections in its stride, goes on for a stretch that
+                // doubles while the device proves few heaps between corrections.
+                stretch = if heap - start < 4 * stretch {
+                    (2 * stretch).min(MAX_CPU_STRETCH)
+                } else {
+                    MIN_CPU_STRETCH
+                };
+                on_cpu = stretch;
             }
             Ended::Widen => {
                 bits += 1;

@@ -23,6 +23,10 @@ pub struct Timings {
     pub rounds: usize,
     pub verified: usize,
     pub verify: Duration,
+    /// Kernel modules compiled (one per rare table and code width).
+    pub compiled: usize,
+    /// Heaps the CPU engine computed while a correction-prone table settled.
+    pub on_cpu: usize,
 }
 
 #[cfg(feature = "gpu")]
