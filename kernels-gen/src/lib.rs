@@ -8,18 +8,25 @@
 //!
 //! The source holds three kernels, whose signatures the solver's launch module names:
 //!
-//! * `spec(code_t *codes, u64 lo, u64 hi, unsigned window, u64 *ctl)`: a cooperative launch (one
-//!   block per SM, `SPEC_THREADS` threads, `spec_shared` bytes of dynamic shared memory)
-//!   speculates heaps `lo .. hi` by rounds over a sliding window of `window` heaps: every warp
-//!   computes one heap at a time from the previous round's codes (the lanes split the options);
-//!   the heaps before the first one that changed in a round are the recurrence's values, so the
-//!   window moves past it. The codes of `lo - REACH .. lo` must be the true ones; the others are
-//!   guesses. `ctl` holds the control words (see the source).
-//! * `decode(const code_t *codes, u16 *values, u64 lo, u64 hi)`: values from codes.
-//! * `verify(const u16 *g, u64 lo, u64 hi, u64 *first_fail)`: one warp per heap proves a common
-//!   candidate (every rare-class value below it is the value of some option) and stores the
-//!   least failing heap with `atomicMin`; a rare candidate is always reported, for the host to
-//!   check exactly.
+//! The device keeps the codes and values of a run's last `cmask + 1` heaps (a power of two) in
+//! rings, heap h at `h & cmask`, and the values of its first `prefix + VERIFY_PAD` heaps (the
+//! smaller parts of the splits `verify` tries), so that a run of any length fits:
+//!
+//! * `spec(code_t *codes, u64 cmask, u64 lo, u64 hi, unsigned window, u64 *ctl)`: a cooperative
+//!   launch (one block per SM, `SPEC_THREADS` threads, `spec_shared` bytes of dynamic shared
+//!   memory) speculates heaps `lo .. hi` by rounds over a sliding window of `window` heaps: every
+//!   warp computes one heap at a time from the previous round's codes (the lanes split the
+//!   options); the heaps before the first one that changed in a round are the recurrence's
+//!   values, so the window moves past it. The codes of `lo - REACH .. lo` must be the true ones;
+//!   the others are guesses. `ctl` holds the control words (see the source).
+//! * `decode(const code_t *codes, u16 *ring, u16 *first, u64 prefix, u64 cmask, u64 lo, u64 hi)`:
+//!   values from codes.
+//! * `verify(const u16 *g, const u16 *first, u64 prefix, u64 cmask, u64 lo, u64 hi, u64
+//!   *first_fail)`: one warp per
+//!   heap proves a common candidate (every rare-class value below it is the value of some option,
+//!   splits tried while their smaller part is below the prefix) and stores the least failing
+//!   heap with `atomicMin`; a rare candidate, or one not proved within the prefix, is reported
+//!   for the host to check exactly.
 //!
 //! The crate knows nothing of CUDA at run time: the solver compiles the text with NVRTC.
 
@@ -27,11 +34,12 @@ mod layout;
 mod source;
 
 pub use layout::{Layout, FAR_SLOTS, VERIFY_THREADS, WINDOW_MAX};
+pub use source::VERIFY_PAD;
 
 use octal_core::{Code, RareTable, SparseSpace};
 
 /// Bumped whenever the generated text changes meaning (it is part of the header).
-pub const GENERATOR_VERSION: &str = "kernels-gen 4.1";
+pub const GENERATOR_VERSION: &str = "kernels-gen 4.2";
 
 /// The widest values the kernels handle: codes of `MAX_VALUE_BITS - 1` bits.
 pub const MAX_VALUE_BITS: u32 = 12;

@@ -6,6 +6,12 @@ use crate::layout::{FAR_SLOTS, VERIFY_THREADS, WINDOW_MAX};
 use crate::{ctl, Game, Layout, GENERATOR_VERSION};
 use std::fmt::Write;
 
+/// Steps of 32 splits between two checks of a `verify` warp's bitset.
+const VERIFY_UNROLL: usize = 4;
+/// Heaps past the prefix whose values `verify` also reads from its copy of the first heaps (its
+/// last step may reach that far past the prefix).
+pub const VERIFY_PAD: usize = 32 * VERIFY_UNROLL;
+
 /// Literal initialisers per line in the option tables.
 const PER_LINE: usize = 12;
 
@@ -63,7 +69,8 @@ pub fn render(game: &Game<'_>, l: &Layout) -> String {
         ("CTL_CHANGED", ctl::CHANGED.to_string()),
         ("CTL_OVER", ctl::OVER.to_string()),
         ("CTL_ARRIVED", ctl::ARRIVED.to_string()),
-        ("VERIFY_UNROLL", "4".to_string()),
+        ("VERIFY_UNROLL", VERIFY_UNROLL.to_string()),
+        ("VERIFY_PAD", VERIFY_PAD.to_string()),
         ("VALUE_WORDS", ((1usize << l.value_bits) / 32).to_string()),
     ];
     for (name, value) in defines {
@@ -153,11 +160,12 @@ __device__ __forceinline__ u16 decode_common(u64 n, unsigned c) {
 
 #if RING
 // Copies the codes of heaps [from, to) (widened to whole 16-byte groups: the codes buffer is
-// padded) into the ring, 16 bytes a thread at a time, past L1.
-__device__ __forceinline__ void load_ring(code_t *ring, const code_t *codes, u64 from, u64 to) {
+// padded, and its ring of cmask + 1 heaps is a multiple of 16) into the ring, 16 bytes a thread
+// at a time, past L1.
+__device__ __forceinline__ void load_ring(code_t *ring, const code_t *codes, u64 cmask, u64 from, u64 to) {
     const u64 per = 16u / sizeof(code_t);
     for (u64 h = (from & ~(per - 1u)) + per * threadIdx.x; h < to; h += per * SPEC_THREADS) {
-        *(uint4 *)(ring + (h & (RING - 1))) = __ldcg((const uint4 *)(codes + h));
+        *(uint4 *)(ring + (h & (RING - 1))) = __ldcg((const uint4 *)(codes + (h & cmask)));
     }
 }
 #endif
@@ -169,7 +177,7 @@ __device__ __forceinline__ void load_ring(code_t *ring, const code_t *codes, u64
 // [from, to) (see `spec`). Writes before it are visible after it to reads past L1 (__ldcg). The
 // barrier counts arrivals without reset, so nothing waits on a last arriver.
 __device__ __forceinline__ void end_round(u64 *ctl, unsigned r, u64 *block_min, u64 *changed, u64 *over,
-        code_t *ring, const code_t *codes, u64 from, u64 to) {
+        code_t *ring, const code_t *codes, u64 cmask, u64 from, u64 to) {
     __syncthreads();
     unsigned slot = r % 3u;
     if (threadIdx.x == 0) {
@@ -192,7 +200,7 @@ __device__ __forceinline__ void end_round(u64 *ctl, unsigned r, u64 *block_min, 
         *over = *(volatile u64 *)(ctl + CTL_OVER + slot);
     }
 #if RING
-    load_ring(ring, codes, from, to);
+    load_ring(ring, codes, cmask, from, to);
 #endif
     __syncthreads();
 }
@@ -204,8 +212,8 @@ struct __align__(8) Option { unsigned dist; unsigned code; };
 // The code of heap n - d (32-bit ring arithmetic: the ring is a power of two below 2^32).
 #define SOURCE_BACK(n, d) ring[((unsigned)(n) - (d)) & (RING - 1)]
 #else
-#define SOURCE(h) __ldcg(codes + (h))
-#define SOURCE_BACK(n, d) __ldcg(codes + ((n) - (d)))
+#define SOURCE(h) __ldcg(codes + ((h) & cmask))
+#define SOURCE_BACK(n, d) __ldcg(codes + (((n) - (d)) & cmask))
 #endif
 
 // Marks, in this lane's bitset, the options j in [from, to) of heap n (the lanes split them):
@@ -215,7 +223,7 @@ struct __align__(8) Option { unsigned dist; unsigned code; };
 // instructions). Stores the bitset or-ed over the warp in out[0, WORDS) and clears the lanes'
 // bitsets again.
 __device__ __forceinline__ void mark_options(const Option *opts, const code_t *ring, const code_t *codes,
-        unsigned *mine, unsigned *out, unsigned lane, u64 n, unsigned from, unsigned to) {
+        u64 cmask, unsigned *mine, unsigned *out, unsigned lane, u64 n, unsigned from, unsigned to) {
     for (unsigned j0 = from + lane; j0 < to; j0 += 32u * SPEC_UNROLL) {
         unsigned x[SPEC_UNROLL];
         #pragma unroll
@@ -255,7 +263,7 @@ __device__ __forceinline__ void mark_options(const Option *opts, const code_t *r
 // first round; the window moves past it (to it, in that case). A round's first change is kept as
 // 2 n + 1 for a heap in its first round and 2 n otherwise. A launch ends when the window passes
 // hi, or at the first heap, so proved, whose mex leaves the code space.
-extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u64 lo, u64 hi, unsigned window, u64 *ctl) {
+extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u64 cmask, u64 lo, u64 hi, unsigned window, u64 *ctl) {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ u64 block_min[2], round_end[2];
     // Options [settled[slot], N_OPTIONS) of the slot's heap are in its far slot.
@@ -279,7 +287,7 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
 #endif
     for (unsigned k = tid; k < WORDS * SPEC_THREADS; k += SPEC_THREADS) bitsets[k] = 0u;
 #if RING
-    load_ring(ring, codes, lo - REACH, min(lo + 2ull * window, hi));
+    load_ring(ring, codes, cmask, lo - REACH, min(lo + 2ull * window, hi));
 #endif
     if (tid == 0) {
         block_min[0] = NONE;
@@ -321,7 +329,7 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
             unsigned above_t = __ballot_sync(0xffffffffu, sample > (unsigned)(n - p));
             unsigned s_old = fresh ? near : settled[si];
             unsigned s = min(above_t ? (unsigned)(__ffs(above_t) - 1) * near / 32u : near, s_old);
-            if (fresh) mark_options(opts, ring, codes, mine, slot, lane, n, near, N_OPTIONS);
+            if (fresh) mark_options(opts, ring, codes, cmask, mine, slot, lane, n, near, N_OPTIONS);
             for (unsigned j = s + lane; j < s_old; j += 32u) {
                 Option o = opts[j];
                 unsigned x = (unsigned)SOURCE_BACK(n, o.dist) ^ o.code;
@@ -332,7 +340,7 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
                 for (unsigned w = lane; w < WORDS; w += 32u) marks[w] = 0u;
                 __syncwarp();
             } else {
-                mark_options(opts, ring, codes, mine, marks, lane, n, 0u, s);
+                mark_options(opts, ring, codes, cmask, mine, marks, lane, n, 0u, s);
             }
             if (lane == 0) settled[si] = s;
             unsigned c = CODES;
@@ -348,20 +356,20 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
             }
             if (lane == 0) {
                 if (fresh) {
-                    if (c < CODES && c != (unsigned)SOURCE(n)) codes[n] = (code_t)c;
+                    if (c < CODES && c != (unsigned)SOURCE(n)) codes[n & cmask] = (code_t)c;
                     atomicMin(block_min, 2u * n + 1u);
                 } else if (c >= CODES) {
                     atomicMin(block_min + 1, n);
                     atomicMin(block_min, 2u * n);
                 } else if (c != (unsigned)SOURCE(n)) {
-                    codes[n] = (code_t)c;
+                    codes[n & cmask] = (code_t)c;
                     atomicMin(block_min, 2u * n);
                 }
             }
         }
         // The next window reads heaps up to two windows past p; those from p on may have
         // changed, or entered.
-        end_round(ctl, round, block_min, round_end, round_end + 1, ring, codes, p, min(p + 2ull * window, hi));
+        end_round(ctl, round, block_min, round_end, round_end + 1, ring, codes, cmask, p, min(p + 2ull * window, hi));
         u64 changed = round_end[0];
         u64 over = round_end[1];
         round++;
@@ -375,10 +383,14 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
     if (b == 0 && tid == 0) ctl[CTL_ROUNDS] += round;
 }
 
-// The values of heaps [lo, hi) from their codes.
-extern "C" __global__ void decode(const code_t *codes, u16 *values, u64 lo, u64 hi) {
+// The values of heaps [lo, hi) from their codes, into the ring (heap n at n & cmask, as the
+// codes) and, for the heaps below prefix + VERIFY_PAD, into the prefix too.
+extern "C" __global__ void decode(const code_t *codes, u16 *ring, u16 *first, u64 prefix, u64 cmask, u64 lo, u64 hi) {
     u64 n = lo + (u64)blockIdx.x * blockDim.x + threadIdx.x;
-    if (n < hi) values[n] = decode_common(n, codes[n]);
+    if (n >= hi) return;
+    u16 v = decode_common(n, codes[n & cmask]);
+    ring[n & cmask] = v;
+    if (n < prefix + VERIFY_PAD) first[n] = v;
 }
 
 __device__ __forceinline__ bool rare_class(unsigned x, unsigned par) {
@@ -401,15 +413,18 @@ __device__ __forceinline__ bool covered(const unsigned *seen, unsigned c, unsign
 // is G(n) when each rare-class value below c is the value of an option (the speculative pass
 // marked every common option). One warp per heap: the lanes take 32 splits a + (h - a) at a time
 // (a = 1, 2, ...) and mark the rare-class values below c in the warp's bitset, which is checked
-// every VERIFY_UNROLL steps. The least heap that fails, or whose candidate is rare, goes to
-// *first_fail; the host then checks that heap exactly.
-extern "C" __global__ void __launch_bounds__(VERIFY_THREADS) verify(const u16 *g, u64 lo, u64 hi, u64 *first_fail) {
+// every VERIFY_UNROLL steps. The smaller part of a split comes from `first` (the values of heaps
+// below prefix + VERIFY_PAD), the larger one and the heap's own from the ring (heap h at
+// h & cmask: recent heaps only). Steps start below `prefix` (a step's splits stay below
+// prefix + VERIFY_PAD). The least heap that fails, whose candidate is rare, or that would need a
+// split past the prefix, goes to *first_fail; the host then checks that heap exactly.
+extern "C" __global__ void __launch_bounds__(VERIFY_THREADS) verify(const u16 *g, const u16 *first, u64 prefix, u64 cmask, u64 lo, u64 hi, u64 *first_fail) {
     __shared__ unsigned bitsets[(VERIFY_THREADS / 32) * VALUE_WORDS];
     unsigned lane = threadIdx.x & 31u;
     unsigned *seen = bitsets + (threadIdx.x >> 5) * VALUE_WORDS;
     u64 n = lo + (u64)blockIdx.x * (VERIFY_THREADS / 32) + (threadIdx.x >> 5);
     if (n >= hi) return;
-    unsigned c = g[n];
+    unsigned c = g[n & cmask];
     unsigned par = rare_parity(n);
     if (rare_class(c, par)) {
         if (lane == 0) atomicMin(first_fail, n);
@@ -423,11 +438,12 @@ extern "C" __global__ void __launch_bounds__(VERIFY_THREADS) verify(const u16 *g
     }
     if (lane == 0) {
         for (unsigned k = 0; k < N_WHOLE; k++) if (n == (u64)WHOLE[k]) SEE(0u);
-        for (unsigned k = 0; k < N_SINGLE; k++) if (n > (u64)SINGLE[k]) SEE(g[n - SINGLE[k]]);
+        for (unsigned k = 0; k < N_SINGLE; k++) if (n > (u64)SINGLE[k]) SEE(g[(n - SINGLE[k]) & cmask]);
     }
     __syncwarp();
     u64 longest = 0;
     for (unsigned k = 0; k < N_BREAK; k++) if (n >= (u64)BREAK[k]) longest = max(longest, (n - BREAK[k]) / 2);
+    longest = min(longest, prefix - 1u);
     bool done = covered(seen, c, par, lane);
     for (u64 a0 = 1; !done && a0 <= longest; a0 += 32u * VERIFY_UNROLL) {
         #pragma unroll
@@ -435,7 +451,7 @@ extern "C" __global__ void __launch_bounds__(VERIFY_THREADS) verify(const u16 *g
             u64 a = a0 + 32u * u + lane;
             for (unsigned k = 0; k < N_BREAK; k++) {
                 u64 i = BREAK[k];
-                if (n >= i && a <= (n - i) / 2) SEE(g[a] ^ g[n - i - a]);
+                if (n >= i && a <= (n - i) / 2) SEE(first[a] ^ g[(n - i - a) & cmask]);
             }
         }
         __syncwarp();

@@ -309,7 +309,7 @@ fn gpu_speculate_verify(
     {
         let mut gpu = crate::gpu::device::Gpu::open()?;
         crate::gpu::engine::speculate_verify(
-            &mut gpu, code, space, table, bits, g, n, verify, notify, stop, timings,
+            &mut gpu, None, code, space, table, bits, g, n, verify, notify, stop, timings,
         )
     }
     #[cfg(not(feature = "gpu"))]

@@ -5,7 +5,7 @@
 
 use octal_core::{exact, sparse, Code, RareTable, SparseSpace};
 use solver::gpu::device::{self, Gpu};
-use solver::gpu::{engine, GpuError, Timings};
+use solver::gpu::{engine, GpuError, Resident, Timings};
 use solver::solve::{solve, Engine, EngineChoice, Request};
 use solver::values::ValueStore;
 use std::time::Instant;
@@ -198,25 +198,22 @@ fn gpu_values_equal_the_cpu_engine() {
     assert!(compared >= 10, "only {compared} games compared");
 }
 
-/// The two-byte code path on the device: Officers' values (all below 2^9) computed by kernels
-/// generated for 10- and 12-bit codes equal the CPU engine's.
-#[test]
-fn gpu_wide_codes_equal_the_cpu_engine() {
-    let Some(mut gpu) = device() else {
-        return;
-    };
+/// Officers on the device from the CPU's first 2^17 heaps to 2^21, with `bits`-bit codes and what
+/// `keep` says the device keeps, against the CPU engine.
+fn officers_on_the_device(gpu: &mut Gpu, cases: &[(u32, Option<Resident>)]) {
     let n = 1 << 21;
     let mut cpu = Request::new(".6".parse().unwrap(), n);
     cpu.engine = EngineChoice::Generic;
     let want = solve(&cpu, &mut |_| {}).unwrap();
     let (code, space, table, prefix) = officers_prefix();
-    for bits in [10, 12] {
+    for &(bits, keep) in cases {
         let mut g = ValueStore::memory();
         g.extend_from_slice(&prefix).unwrap();
         let mut timings = Timings::default();
         let started = Instant::now();
         engine::speculate_verify(
-            &mut gpu,
+            gpu,
+            keep,
             &code,
             space,
             table.clone(),
@@ -231,13 +228,39 @@ fn gpu_wide_codes_equal_the_cpu_engine() {
         .unwrap();
         assert!(
             timings.speculated >= n - (1 << 17) - (1 << 16),
-            "{bits} bits: the kernels speculated only {} heaps",
+            "{bits} bits, {keep:?}: the kernels speculated only {} heaps",
             timings.speculated
         );
-        assert!(g == want.values, "{bits}-bit codes: GPU values differ");
+        assert!(
+            g == want.values,
+            "{bits}-bit codes, {keep:?}: GPU values differ"
+        );
         eprintln!(
-            ".6 to {n} with {bits}-bit codes: equal ({:.1} s)",
+            ".6 to {n} with {bits}-bit codes, {keep:?}: equal ({:.1} s)",
             started.elapsed().as_secs_f64()
         );
+    }
+}
+
+/// The two-byte code path on the device: Officers' values (all below 2^9) computed by kernels
+/// generated for 10- and 12-bit codes equal the CPU engine's.
+#[test]
+fn gpu_wide_codes_equal_the_cpu_engine() {
+    if let Some(mut gpu) = device() {
+        officers_on_the_device(&mut gpu, &[(10, None), (12, None)]);
+    }
+}
+
+/// A run longer than the device keeps: with a ring of 2^18 heaps (blocks of at most 2^16) and a
+/// prefix of 2^16, the ring wraps 8 times on the way to 2^21, and heaps whose verification would
+/// need a split past the prefix are checked on the CPU; the values equal the CPU engine's.
+#[test]
+fn gpu_small_ring_equals_the_cpu_engine() {
+    if let Some(mut gpu) = device() {
+        let keep = Resident {
+            prefix: 1 << 16,
+            ring: 1 << 18,
+        };
+        officers_on_the_device(&mut gpu, &[(9, Some(keep)), (10, Some(keep))]);
     }
 }

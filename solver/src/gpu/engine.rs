@@ -12,7 +12,7 @@
 //! code space ends it with wider codes ([`Notice::Widened`]). Only proved values reach `g`.
 
 use super::device::Gpu;
-use super::launch::{Buffers, Kernels};
+use super::launch::{Buffers, Kernels, Resident};
 use super::{GpuError, Timings};
 use crate::solve::{self, Notice, SolveError};
 use crate::values::ValueStore;
@@ -37,9 +37,24 @@ fn window() -> u32 {
         .clamp(32, kernels_gen::WINDOW_MAX) as u32
 }
 
-/// Heaps of the first block of a session; blocks double up to `MAX_BLOCK`.
+/// Heaps of the first block of a session; blocks double up to `MAX_BLOCK` (and a quarter of the
+/// device's ring).
 const MIN_BLOCK: usize = 1 << 16;
 const MAX_BLOCK: usize = 1 << 24;
+
+/// Heaps of the device's ring (the last heaps, codes and values) unless the options reach
+/// farther: 2^26 heaps, 192 MiB with one-byte codes, and 32 MiB of values for the prefix (a
+/// quarter of the ring). The device's memory bounds nothing else: a run of any length fits.
+const RING: usize = 1 << 26;
+
+/// What the device keeps for a run whose options reach `reach` heaps back.
+pub fn resident(reach: usize) -> Resident {
+    let ring = RING.max((2 * (reach + 16)).next_power_of_two());
+    Resident {
+        prefix: ring / 4,
+        ring,
+    }
+}
 
 /// Heaps the CPU engine computes after a table correction, at first and at most (the stretch
 /// doubles while corrections follow each other closely on the device).
@@ -57,11 +72,13 @@ enum Ended {
 }
 
 /// Extends `g` (proved values) to `n` heaps on the GPU, seeded with `table` and codes for values
-/// below 2^bits; like [`solve::speculate_verify`] in every other respect. Returns the table the
+/// below 2^bits; like [`solve::speculate_verify`] in every other respect. The device keeps the
+/// heaps [`resident`] says, or `keep` (tests: a small ring wraps often). Returns the table the
 /// engine ended with.
 #[allow(clippy::too_many_arguments)]
 pub fn speculate_verify(
     gpu: &mut Gpu,
+    keep: Option<Resident>,
     code: &Code,
     space: SparseSpace,
     mut table: RareTable,
@@ -105,7 +122,8 @@ pub fn speculate_verify(
         let (kernels, compiled) = gpu.kernels(&game)?;
         timings.compiled += usize::from(compiled);
         let start = g.len();
-        let ended = Session::new(gpu, &kernels, space, g, n)?
+        let keep = keep.unwrap_or_else(|| resident(kernels.layout.reach));
+        let ended = Session::new(gpu, &kernels, space, g, keep)?
             .run(&verifier, g, n, verify, stop, timings)?;
         match ended {
             Ended::Done => break,
@@ -156,44 +174,49 @@ struct Session<'a> {
 }
 
 impl<'a> Session<'a> {
-    /// Uploads the proved values `g` and the codes the options read.
+    /// Uploads what the device keeps of the proved values `g`: the first heaps, the last half ring
+    /// of values (verification reads at most a quarter ring and a block back) and the codes the
+    /// options read.
     fn new(
         gpu: &'a Gpu,
         kernels: &'a Kernels,
         space: SparseSpace,
         g: &[u16],
-        n: usize,
+        keep: Resident,
     ) -> Result<Session<'a>, GpuError> {
         let l = &kernels.layout;
-        // Every heap's code and value stay on the device (the verifier reads any earlier value).
-        let per_heap = l.code_bytes as u64 + 2;
+        let need = keep.bytes(l.code_bytes);
         let (free, _) = gpu.ctx.mem_get_info()?;
-        if n as u64 * per_heap > free as u64 {
+        if need > free as u64 {
             return Err(GpuError::DeviceMemory {
-                heaps: n,
-                per_heap,
+                need,
                 free: free as u64,
+                prefix: keep.prefix,
+                ring: keep.ring,
             });
         }
-        let mut buf = kernels.buffers(&gpu.stream, n)?;
+        let mut buf = kernels.buffers(&gpu.stream, keep)?;
         let start = g.len();
-        let from = start - l.reach;
         let codec = Codec::new(space);
-        let codes: Vec<u8> = g[from..]
-            .iter()
-            .flat_map(|&v| {
-                let c = codec.encode(v).to_le_bytes();
-                c.into_iter().take(l.code_bytes)
-            })
-            .collect();
         let stream = &gpu.stream;
-        stream.memcpy_htod(g, &mut buf.values.slice_mut(..start))?;
-        stream.memcpy_htod(
-            &codes,
-            &mut buf
-                .codes
-                .slice_mut(from * l.code_bytes..start * l.code_bytes),
-        )?;
+        let from = start - l.reach;
+        for (at, heaps) in keep.pieces(from, start) {
+            let codes: Vec<u8> = g[heaps]
+                .iter()
+                .flat_map(|&v| {
+                    let c = codec.encode(v).to_le_bytes();
+                    c.into_iter().take(l.code_bytes)
+                })
+                .collect();
+            let at = at * l.code_bytes;
+            stream.memcpy_htod(&codes, &mut buf.codes.slice_mut(at..at + codes.len()))?;
+        }
+        let first = keep.first().min(start);
+        stream.memcpy_htod(&g[..first], &mut buf.first.slice_mut(..first))?;
+        for (at, heaps) in keep.pieces(start.saturating_sub(keep.ring / 2), start) {
+            let len = heaps.len();
+            stream.memcpy_htod(&g[heaps], &mut buf.values.slice_mut(at..at + len))?;
+        }
         Ok(Session { gpu, kernels, buf })
     }
 
@@ -208,7 +231,8 @@ impl<'a> Session<'a> {
     ) -> Result<Ended, SolveError> {
         let stream = self.gpu.stream.clone();
         let window = window().min(self.kernels.max_window());
-        let mut block = MIN_BLOCK;
+        let max_block = MAX_BLOCK.min(self.buf.resident.ring / 4);
+        let mut block = MIN_BLOCK.min(max_block);
         let mut lo = g.len();
         let mut hi = (lo + block).min(n);
         let mut started = Instant::now();
@@ -228,7 +252,7 @@ impl<'a> Session<'a> {
             timings.speculated += hi - lo;
             // The next block speculates on this one's values while they are verified.
             let next = (!widen && hi < n).then(|| {
-                block = (block * 2).min(MAX_BLOCK);
+                block = (block * 2).min(max_block);
                 (hi, (hi + block).min(n))
             });
             if let Some((from, to)) = next {
@@ -265,10 +289,13 @@ impl<'a> Session<'a> {
     fn fetch(&self, g: &mut ValueStore, lo: usize, hi: usize) -> Result<(), SolveError> {
         debug_assert_eq!(g.len(), lo);
         g.resize(hi, 0)?;
-        self.gpu
-            .check
-            .memcpy_dtoh(&self.buf.values.slice(lo..hi), &mut g[lo..hi])
-            .map_err(GpuError::from)?;
+        for (at, heaps) in self.buf.resident.pieces(lo, hi) {
+            let len = heaps.len();
+            self.gpu
+                .check
+                .memcpy_dtoh(&self.buf.values.slice(at..at + len), &mut g[heaps])
+                .map_err(GpuError::from)?;
+        }
         Ok(())
     }
 

@@ -18,14 +18,15 @@ pub enum GpuError {
     #[error("NVRTC could not compile the generated kernels (source kept at {path}): {log}")]
     Compile { path: String, log: String },
     #[error(
-        "{heaps} heaps need {:.1} GiB of GPU memory ({per_heap} bytes a heap); the device has {:.1} GiB free: \
-         at most {} heaps with --gpu (the CPU engines keep values on disk)",
-        gib(*heaps as u64 * per_heap), gib(*free), free / per_heap
+        "the GPU engine keeps {:.2} GiB of heaps on the device (the first {prefix} and the last {ring}); \
+         the device has {:.2} GiB free",
+        gib(*need), gib(*free)
     )]
     DeviceMemory {
-        heaps: usize,
-        per_heap: u64,
+        need: u64,
         free: u64,
+        prefix: usize,
+        ring: usize,
     },
     #[error(transparent)]
     Generate(#[from] kernels_gen::GenError),
@@ -47,17 +48,19 @@ mod tests {
     use super::GpuError;
 
     #[test]
-    fn device_memory_message_is_one_line_with_the_limit() {
+    fn device_memory_message_is_one_line_with_the_sizes() {
         let e = GpuError::DeviceMemory {
-            heaps: 100_000_000_000,
-            per_heap: 3,
-            free: 150 << 30,
+            need: 3 << 29,
+            free: 1 << 30,
+            prefix: 1 << 24,
+            ring: 1 << 26,
         };
         let text = e.to_string();
         assert!(!text.contains('\n'));
-        assert!(
-            text.starts_with("100000000000 heaps need 279.4 GiB of GPU memory (3 bytes a heap)")
+        assert_eq!(
+            text,
+            "the GPU engine keeps 1.50 GiB of heaps on the device (the first 16777216 and the last \
+             67108864); the device has 1.00 GiB free"
         );
-        assert!(text.contains("150.0 GiB free: at most 53687091200 heaps with --gpu"));
     }
 }

@@ -6,7 +6,8 @@ use cudarc::driver::sys::CUfunction_attribute_enum;
 use cudarc::driver::{
     CudaFunction, CudaModule, CudaSlice, CudaStream, DriverError, LaunchConfig, PushKernelArg,
 };
-use kernels_gen::{ctl, Layout, FAR_SLOTS, VERIFY_THREADS, WINDOW_MAX};
+use kernels_gen::{ctl, Layout, FAR_SLOTS, VERIFY_PAD, VERIFY_THREADS, WINDOW_MAX};
+use std::ops::Range;
 use std::sync::Arc;
 
 /// Threads of a `decode` block.
@@ -22,17 +23,56 @@ pub struct Kernels {
     pub layout: Layout,
 }
 
+/// Which heaps the device keeps: the values of the first `prefix` (and [`VERIFY_PAD`] more: the
+/// smaller parts of the splits that verification tries) and the codes and values of the last
+/// `ring` (a power of two, at least 16), heap h at h % `ring`. A run of any length fits: a block
+/// of at most `ring / 4` heaps is speculated while the one before it is verified, options reach
+/// at most `ring / 2` back, and verification at most `prefix <= ring / 4` and a block back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Resident {
+    pub prefix: usize,
+    pub ring: usize,
+}
+
+impl Resident {
+    /// Bytes of device memory the buffers take.
+    pub fn bytes(&self, code_bytes: usize) -> u64 {
+        ((self.first() + self.ring) * 2 + self.ring * code_bytes) as u64
+    }
+
+    /// Heaps whose values the device keeps from the start.
+    pub fn first(&self) -> usize {
+        self.prefix + VERIFY_PAD
+    }
+
+    /// The pieces of heaps `lo .. hi` as they lie in a ring: (ring index, heaps).
+    pub fn pieces(&self, lo: usize, hi: usize) -> Vec<(usize, Range<usize>)> {
+        let mut out = Vec::new();
+        let mut h = lo;
+        while h < hi {
+            let at = h % self.ring;
+            let end = hi.min(h + self.ring - at);
+            out.push((at, h..end));
+            h = end;
+        }
+        out
+    }
+}
+
 /// The device buffers of one speculate-verify session.
 pub struct Buffers {
-    /// Codes, `layout.code_bytes` bytes a heap.
+    /// Codes of the last heaps, `layout.code_bytes` bytes a heap, in a ring (see
+    /// [`Resident::pieces`]).
     pub codes: CudaSlice<u8>,
+    /// Values of the last heaps, in a ring.
     pub values: CudaSlice<u16>,
+    /// Values of the first `resident.first()` heaps.
+    pub first: CudaSlice<u16>,
     /// The control words of `spec`.
     pub ctl: CudaSlice<u64>,
     /// The least heap that failed verification (`u64::MAX`: none).
     pub first_fail: CudaSlice<u64>,
-    /// Heaps the buffers hold.
-    pub heaps: usize,
+    pub resident: Resident,
 }
 
 /// How one `spec` launch ended.
@@ -86,21 +126,30 @@ impl Kernels {
         WINDOW_MAX.min((FAR_SLOTS - 2) * self.spec_blocks as usize) as u32
     }
 
-    /// Device buffers for heaps `0..heaps`.
-    pub fn buffers(&self, stream: &Arc<CudaStream>, heaps: usize) -> Result<Buffers, DriverError> {
+    /// Device buffers keeping the heaps `resident` says.
+    pub fn buffers(
+        &self,
+        stream: &Arc<CudaStream>,
+        resident: Resident,
+    ) -> Result<Buffers, DriverError> {
+        assert!(resident.ring.is_power_of_two() && resident.ring >= 16);
+        assert!(resident.prefix >= 1 && resident.prefix <= resident.ring / 4);
+        assert!(self.layout.reach + 16 <= resident.ring / 2);
         Ok(Buffers {
             // Padded: `spec` reads codes in 16-byte groups.
-            codes: stream.alloc_zeros::<u8>(heaps * self.layout.code_bytes + 16)?,
-            values: stream.alloc_zeros::<u16>(heaps)?,
+            codes: stream.alloc_zeros::<u8>(resident.ring * self.layout.code_bytes + 16)?,
+            values: stream.alloc_zeros::<u16>(resident.ring)?,
+            first: stream.alloc_zeros::<u16>(resident.first())?,
             ctl: stream.alloc_zeros::<u64>(ctl::WORDS)?,
             first_fail: stream.clone_htod(&[u64::MAX])?,
-            heaps,
+            resident,
         })
     }
 
-    /// Starts speculating the codes of heaps `lo .. hi` over a window of `window` heaps on
-    /// `stream`; the codes of `lo - reach .. lo` must be the true ones (or the speculated ones of
-    /// a block being verified: then the result stands only if that block is proved).
+    /// Starts speculating the codes of heaps `lo .. hi` (at most a quarter of the ring) over a
+    /// window of `window` heaps on `stream`; the codes of `lo - reach .. lo` must be the true
+    /// ones (or the speculated ones of a block being verified: then the result stands only if
+    /// that block is proved).
     /// [`Kernels::speculated`] waits for the result.
     pub fn spec(
         &self,
@@ -111,8 +160,9 @@ impl Kernels {
         window: u32,
     ) -> Result<(), GpuError> {
         let l = &self.layout;
-        assert!(lo >= l.hot_from as u64 && lo < hi && hi as usize <= b.heaps);
+        assert!(lo >= l.hot_from as u64 && lo < hi && hi - lo <= b.resident.ring as u64 / 4);
         assert!(window >= 1 && window <= self.max_window());
+        let cmask = b.resident.ring as u64 - 1;
         let mut words = [u64::MAX; ctl::WORDS];
         words[ctl::ROUNDS] = 0;
         words[ctl::ARRIVED] = 0;
@@ -122,16 +172,18 @@ impl Kernels {
             block_dim: (l.spec_threads as u32, 1, 1),
             shared_mem_bytes: l.spec_shared as u32,
         };
-        // SAFETY: matches `spec(code_t *codes, u64 lo, u64 hi, unsigned window, u64 *ctl)` with
-        // the block size and dynamic shared memory the layout generated it for (the attribute
-        // was raised in `load`; occupancy checked there). It reads codes of heaps
-        // lo - reach .. hi and writes codes of lo .. hi (hi <= heaps: inside `codes`), and the
-        // ctl::WORDS words of `ctl`. The grid barrier needs every block resident: the launch is
-        // cooperative (the driver refuses it otherwise) with one block per SM.
+        // SAFETY: matches `spec(code_t *codes, u64 cmask, u64 lo, u64 hi, unsigned window,
+        // u64 *ctl)` with the block size and dynamic shared memory the layout generated it for
+        // (the attribute was raised in `load`; occupancy checked there). It reads codes of heaps
+        // lo - reach .. hi and writes codes of lo .. hi, each at heap & cmask (cmask + 1 = ring
+        // heaps, a multiple of 16: 16-byte groups stay inside `codes`, padded by 16 bytes), and
+        // the ctl::WORDS words of `ctl`. The grid barrier needs every block resident: the launch
+        // is cooperative (the driver refuses it otherwise) with one block per SM.
         unsafe {
             stream
                 .launch_builder(&self.spec)
                 .arg(&mut b.codes)
+                .arg(&cmask)
                 .arg(&lo)
                 .arg(&hi)
                 .arg(&window)
@@ -163,17 +215,23 @@ impl Kernels {
         lo: u64,
         hi: u64,
     ) -> Result<(), GpuError> {
-        assert!(lo <= hi && hi as usize <= b.heaps);
+        assert!(lo <= hi && hi - lo <= b.resident.ring as u64);
         if lo == hi {
             return Ok(());
         }
-        // SAFETY: matches `decode(const code_t *codes, u16 *values, u64 lo, u64 hi)`: thread
-        // n < hi reads the code and writes the value of heap n (< heaps).
+        let (prefix, cmask) = (b.resident.prefix as u64, b.resident.ring as u64 - 1);
+        // SAFETY: matches `decode(const code_t *codes, u16 *ring, u16 *first, u64 prefix, u64
+        // cmask, u64 lo, u64 hi)`: thread n < hi reads the code and writes the value at n & cmask
+        // (< ring heaps, the length of `codes` and `values`), and at n in `first` if
+        // n < prefix + VERIFY_PAD (its length).
         unsafe {
             stream
                 .launch_builder(&self.decode)
                 .arg(&b.codes)
                 .arg(&mut b.values)
+                .arg(&mut b.first)
+                .arg(&prefix)
+                .arg(&cmask)
                 .arg(&lo)
                 .arg(&hi)
                 .launch(grid(hi - lo, DECODE_THREADS))
@@ -190,19 +248,24 @@ impl Kernels {
         lo: u64,
         hi: u64,
     ) -> Result<(), GpuError> {
-        assert!(lo <= hi && hi as usize <= b.heaps);
+        assert!(lo <= hi && hi - lo <= b.resident.ring as u64 / 4);
         if lo == hi {
             return Ok(());
         }
+        let (prefix, cmask) = (b.resident.prefix as u64, b.resident.ring as u64 - 1);
         let cfg = grid((hi - lo) * 32, VERIFY_THREADS as u32);
-        // SAFETY: matches `verify(const u16 *g, u64 lo, u64 hi, u64 *first_fail)`, launched with
-        // the VERIFY_THREADS its static shared memory is sized for, one warp per heap. The warp of
-        // heap n < hi reads values of heaps below n (< heaps) and writes one u64 through
-        // `first_fail`.
+        // SAFETY: matches `verify(const u16 *g, const u16 *first, u64 prefix, u64 cmask, u64 lo,
+        // u64 hi, u64 *first_fail)`, launched with the VERIFY_THREADS its static shared memory is
+        // sized for, one warp per heap. The warp of heap n < hi reads values at h & cmask in the
+        // ring (< ring heaps) and of heaps a < prefix + VERIFY_PAD in `first` (its length), and
+        // writes one u64 through `first_fail`.
         unsafe {
             stream
                 .launch_builder(&self.verify)
                 .arg(&b.values)
+                .arg(&b.first)
+                .arg(&prefix)
+                .arg(&cmask)
                 .arg(&lo)
                 .arg(&hi)
                 .arg(&mut b.first_fail)
@@ -210,5 +273,30 @@ impl Kernels {
         }
         .map(drop)
         .map_err(GpuError::from)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Resident;
+
+    #[test]
+    fn pieces_split_where_the_ring_wraps() {
+        let keep = Resident {
+            prefix: 8,
+            ring: 32,
+        };
+        assert_eq!(
+            keep.pieces(10, 70),
+            vec![(10, 10..32), (0, 32..64), (0, 64..70)]
+        );
+        assert_eq!(keep.pieces(30, 34), vec![(30, 30..32), (0, 32..34)]);
+        assert!(keep.pieces(5, 5).is_empty());
+        // Every heap lands where the kernels put it: heap & cmask.
+        for (at, heaps) in keep.pieces(0, 200) {
+            for (k, h) in heaps.enumerate() {
+                assert_eq!(at + k, h & 31);
+            }
+        }
     }
 }

@@ -35,3 +35,5 @@ pub mod device;
 pub mod engine;
 #[cfg(feature = "gpu")]
 mod launch;
+#[cfg(feature = "gpu")]
+pub use launch::Resident;
