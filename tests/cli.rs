@@ -372,3 +372,28 @@ fn period_flags() {
     let text = String::from_utf8_lossy(&human.stdout);
     assert!(text.contains("149459, preperiod 105351 (last exception 105350): proved by the Octal Periodicity Theorem"), "{text}");
 }
+
+/// Without a GPU (no driver, no device or no NVRTC), `--gpu` and `bench --gpu` fail with the one
+/// line `gpu-info` gives and status 1. Where `gpu-info` succeeds there is a GPU: skipped.
+#[test]
+fn gpu_without_a_gpu_is_one_line_and_status_1() {
+    let info = octal(&["gpu-info"]);
+    if info.status.success() {
+        eprintln!("skipped: this machine has a GPU");
+        return;
+    }
+    let why = String::from_utf8_lossy(&info.stderr).into_owned();
+    assert_eq!(info.status.code(), Some(1), "{why}");
+    assert_eq!(why.lines().count(), 1, "{why}");
+    for args in [
+        vec!["solve", ".6", "-n", "1e5", "--gpu"],
+        vec!["solve", ".6", "-n", "1e5", "--engine", "gpu", "--json"],
+        vec!["bench", ".6", "-n", "2^20", "--gpu"],
+    ] {
+        let out = octal(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert_eq!(err, why, "{args:?}");
+    }
+}

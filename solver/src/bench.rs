@@ -1,6 +1,7 @@
 //! `octal bench`: the engines measured against the classic rare-value algorithm (Grossman 2019,
-//! Figure 2) in one run, on the same machine and the same game, at 2^18 .. N heaps. Every engine's
-//! values are checked against the classic ones (fnv1a64) before a figure is printed.
+//! Figure 2) in one run, on the same machine and the same game, at 2^18 .. N heaps; with `--gpu`,
+//! the GPU engine against the CPU engine at 2^20 .. N heaps. Every engine's values are checked
+//! against the baseline's (fnv1a64) before a figure is printed.
 
 use crate::cli::{self, BenchArgs};
 use crate::period::PeriodSearch;
@@ -13,6 +14,7 @@ use octal_core::fnv::fnv1a64_values;
 use octal_core::Code;
 use serde_json::json;
 use std::ops::Deref;
+use std::path::Path;
 use std::time::Instant;
 
 /// One engine's time at one size.
@@ -32,6 +34,10 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let n_max = cli::parse_count("-n", &args.n)?;
     cli::check_heaps("-n", n_max)?;
     let threads = cli::validate_threads(args.threads)?;
+    if args.gpu {
+        let cpu_max = cli::parse_count("--cpu-max", &args.cpu_max)?;
+        return gpu_against_cpu(&code, n_max, cpu_max, threads, args.json.as_deref());
+    }
     let rules = code.rules();
     let sizes: Vec<usize> = (18..=40)
         .map(|k| 1usize << k)
@@ -231,4 +237,93 @@ fn mapped_over_memory(code: &Code, n: usize, on: &rayon::ThreadPool, want: &[u16
     }
     ratios.sort_by(f64::total_cmp);
     Ok(ratios[PAIRS / 2])
+}
+
+/// `octal bench --gpu`: the GPU engine, verified end to end, at 2^20, 2^22, ... and `n_max` heaps,
+/// against the CPU's auto engine on `threads` threads at the sizes up to `cpu_max` (their values
+/// must agree), in one run; the GPU's own speculation and verification rates beside them.
+fn gpu_against_cpu(
+    code: &Code,
+    n_max: usize,
+    cpu_max: usize,
+    threads: usize,
+    json_path: Option<&Path>,
+) -> Result<()> {
+    let all = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start the worker threads")?;
+    let sizes: Vec<usize> = (20..=40)
+        .step_by(2)
+        .map(|k| 1usize << k)
+        .take_while(|&s| s < n_max)
+        .chain([n_max])
+        .collect();
+    let run = |n: usize, engine: EngineChoice| {
+        let mut req = Request::new(code.clone(), n);
+        req.engine = engine;
+        timed(|| Ok(all.install(|| solve::solve(&req, &mut |_| {}))?))
+    };
+    let mut rows = Vec::new();
+    for n in sizes {
+        let (gpu, tg) = run(n, EngineChoice::Gpu)?;
+        if rows.is_empty() {
+            // After the first run: without a GPU, the error is all the output.
+            println!("octal bench {code} --gpu: verified values a second, GPU engine vs CPU engine ({threads} threads)");
+            println!(
+                "{:>11} {:>12} {:>12} {:>8} {:>9} {:>12} {:>12} {:>8} {:>17}",
+                "heaps",
+                "cpu/s",
+                "gpu/s",
+                "ratio",
+                "gpu ns",
+                "gpu spec/s",
+                "gpu verify/s",
+                "a round",
+                "fnv1a64"
+            );
+        }
+        let fnv = fnv1a64_values(&gpu.values);
+        let cpu = if n <= cpu_max {
+            let (cpu, tc) = run(n, EngineChoice::Auto)?;
+            if fnv1a64_values(&cpu.values) != fnv {
+                bail!("the GPU's values differ from the CPU's at n = {n}");
+            }
+            Some(n as f64 / tc)
+        } else {
+            None
+        };
+        let t = gpu.gpu_timings.unwrap_or_default();
+        let per = |heaps: usize, d: std::time::Duration| heaps as f64 / d.as_secs_f64().max(1e-9);
+        let gpu_rate = n as f64 / tg;
+        let round = t.speculated as f64 / t.rounds.max(1) as f64;
+        let show = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.0}"));
+        println!(
+            "{n:>11} {:>12} {gpu_rate:>12.0} {:>8} {:>9.2} {:>12.0} {:>12.0} {round:>8.1} {fnv:>17x}",
+            show(cpu),
+            cpu.map_or("-".to_string(), |c| format!("{:.1}x", gpu_rate / c)),
+            tg * 1e9 / n as f64,
+            per(t.speculated, t.speculate),
+            per(t.verified, t.verify),
+        );
+        rows.push(json!({
+            "n": n,
+            "cpu_values_per_second": cpu,
+            "gpu_values_per_second": gpu_rate,
+            "ratio_gpu_over_cpu": cpu.map(|c| gpu_rate / c),
+            "gpu_ns_per_value": tg * 1e9 / n as f64,
+            "gpu_speculated_per_second": per(t.speculated, t.speculate),
+            "gpu_verified_per_second": per(t.verified, t.verify),
+            "gpu_heaps_per_round": round,
+            "gpu_kernel_modules": t.compiled,
+            "gpu_heaps_on_cpu": t.on_cpu,
+            "fnv1a64": format!("{fnv:016x}"),
+        }));
+    }
+    if let Some(path) = json_path {
+        let doc = json!({"code": code.to_string(), "threads": threads, "gpu": true, "rows": rows});
+        std::fs::write(path, format!("{doc:#}\n"))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
 }

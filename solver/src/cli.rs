@@ -206,6 +206,13 @@ pub struct BenchArgs {
     /// Also write the results as JSON to this file.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Measure the GPU engine against the CPU engine (all threads) instead: verified values a
+    /// second at 2^20, 2^22, ... up to -n, the CPU at the sizes up to --cpu-max.
+    #[arg(long)]
+    pub gpu: bool,
+    /// With --gpu: the largest size the CPU engine runs as the baseline.
+    #[arg(long, default_value = "2^26", requires = "gpu")]
+    pub cpu_max: String,
 }
 
 /// Bad input: one line for the user, exit status 2.
