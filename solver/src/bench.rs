@@ -23,6 +23,14 @@ struct Timing {
     fnv: u64,
 }
 
+/// A worker pool of `threads` threads.
+fn pool(threads: usize) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start the worker threads")
+}
+
 fn timed<T>(f: impl FnOnce() -> Result<T>) -> Result<(T, f64)> {
     let t = Instant::now();
     let v = f()?;
@@ -61,12 +69,6 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         });
     }
 
-    let pool = |t: usize| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
-            .build()
-            .context("cannot start the worker threads")
-    };
     let (one, all) = (pool(1)?, pool(threads)?);
     let run_solve = |n: usize, verify: bool, on: &rayon::ThreadPool| -> Result<Timing> {
         let mut req = Request::new(code.clone(), n);
@@ -249,10 +251,7 @@ fn gpu_against_cpu(
     threads: usize,
     json_path: Option<&Path>,
 ) -> Result<()> {
-    let all = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .context("cannot start the worker threads")?;
+    let all = pool(threads)?;
     let sizes: Vec<usize> = (20..=40)
         .step_by(2)
         .map(|k| 1usize << k)
@@ -294,17 +293,16 @@ fn gpu_against_cpu(
             None
         };
         let t = gpu.gpu_timings.unwrap_or_default();
-        let per = |heaps: usize, d: std::time::Duration| heaps as f64 / d.as_secs_f64().max(1e-9);
         let gpu_rate = n as f64 / tg;
-        let round = t.speculated as f64 / t.rounds.max(1) as f64;
+        let round = t.heaps_per_round();
         let show = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.0}"));
         println!(
             "{n:>11} {:>12} {gpu_rate:>12.0} {:>8} {:>9.2} {:>12.0} {:>12.0} {round:>8.1} {fnv:>17x}",
             show(cpu),
             cpu.map_or("-".to_string(), |c| format!("{:.1}x", gpu_rate / c)),
             tg * 1e9 / n as f64,
-            per(t.speculated, t.speculate),
-            per(t.verified, t.verify),
+            t.speculated_per_second(),
+            t.verified_per_second(),
         );
         rows.push(json!({
             "n": n,
@@ -312,8 +310,8 @@ fn gpu_against_cpu(
             "gpu_values_per_second": gpu_rate,
             "ratio_gpu_over_cpu": cpu.map(|c| gpu_rate / c),
             "gpu_ns_per_value": tg * 1e9 / n as f64,
-            "gpu_speculated_per_second": per(t.speculated, t.speculate),
-            "gpu_verified_per_second": per(t.verified, t.verify),
+            "gpu_speculated_per_second": t.speculated_per_second(),
+            "gpu_verified_per_second": t.verified_per_second(),
             "gpu_heaps_per_round": round,
             "gpu_kernel_modules": t.compiled,
             "gpu_heaps_on_cpu": t.on_cpu,

@@ -337,17 +337,16 @@ fn execute(
     };
     let seconds = elapsed_before + start.elapsed().as_secs_f64();
     if let Some(t) = &solution.gpu_timings {
-        let rate = |heaps: usize, d: std::time::Duration| heaps as f64 / d.as_secs_f64().max(1e-9);
         eprintln!(
             "octal: gpu: speculated {} heaps in {:.3} s ({:.0}/s, {} rounds, {:.1} heaps a round), verified {} in {:.3} s ({:.0}/s); {} kernel modules compiled, {} heaps on the CPU while the table settled",
             t.speculated,
             t.speculate.as_secs_f64(),
-            rate(t.speculated, t.speculate),
+            t.speculated_per_second(),
             t.rounds,
-            t.speculated as f64 / t.rounds.max(1) as f64,
+            t.heaps_per_round(),
             t.verified,
             t.verify.as_secs_f64(),
-            rate(t.verified, t.verify),
+            t.verified_per_second(),
             t.compiled,
             t.on_cpu
         );

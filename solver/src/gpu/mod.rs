@@ -29,6 +29,27 @@ pub struct Timings {
     pub on_cpu: usize,
 }
 
+impl Timings {
+    /// Heaps speculated a second.
+    pub fn speculated_per_second(&self) -> f64 {
+        per_second(self.speculated, self.speculate)
+    }
+
+    /// Heaps verified a second.
+    pub fn verified_per_second(&self) -> f64 {
+        per_second(self.verified, self.verify)
+    }
+
+    /// Heaps the speculation window moved a round, on average.
+    pub fn heaps_per_round(&self) -> f64 {
+        self.speculated as f64 / self.rounds.max(1) as f64
+    }
+}
+
+fn per_second(heaps: usize, d: Duration) -> f64 {
+    heaps as f64 / d.as_secs_f64().max(1e-9)
+}
+
 #[cfg(feature = "gpu")]
 pub mod device;
 #[cfg(feature = "gpu")]
