@@ -11,9 +11,12 @@
 //! `values.work` (rebuilt from `values.bin` on every resume, never read back), elsewhere an
 //! unlinked file in the system's temporary directory.
 //!
-//! The file grows geometrically (doubling) and is remapped; growth writes zeros rather than
-//! extending the file sparsely, so that a full disk is an error of `push`/`resize` (reported with
-//! the file's name) and never a SIGBUS on a later store through the mapping.
+//! The file grows geometrically (by a quarter) and is remapped; growth reserves the file's blocks
+//! (`fallocate`, or written zeros where the file system has no `fallocate`) rather than extending
+//! the file sparsely, so that a full disk is an error of `push`/`resize` (reported with the file's
+//! name) and never a SIGBUS on a later store through the mapping. Reserving writes nothing: a run
+//! of 10^10 heaps once wrote 32 GB of zeros besides its 20 GB of values, and the host's stalls on
+//! that writeback left the device idle.
 
 use memmap2::MmapMut;
 use std::fs::{self, File, OpenOptions};
@@ -67,7 +70,7 @@ impl Mapped {
             source,
         };
         file.set_len(0).map_err(err)?;
-        write_zeros(&file, 0, 2 * MIN_MAPPED).map_err(err)?;
+        reserve(&file, 0, 2 * MIN_MAPPED).map_err(err)?;
         // SAFETY: the file is this store's own (created here, truncated, and either unlinked or
         // inside a run directory whose lock this process holds): nothing else changes it while
         // it is mapped.
@@ -84,16 +87,16 @@ impl Mapped {
         self.map.len() / 2
     }
 
-    /// Grows the file and the mapping to hold at least `need` values: at least double, in whole
-    /// granules.
+    /// Grows the file and the mapping to hold at least `need` values: by at least a quarter (the
+    /// remaps stay few, and the disk reserved at most a quarter more than used), in whole granules.
     fn grow(&mut self, need: usize) -> Result<(), ValuesError> {
         let old = self.capacity();
-        let cap = need.max(2 * old).next_multiple_of(MIN_MAPPED);
+        let cap = need.max(old + old / 4).next_multiple_of(MIN_MAPPED);
         let err = |source| ValuesError {
             path: self.path.clone(),
             source,
         };
-        write_zeros(&self.file, 2 * old as u64, 2 * (cap - old)).map_err(err)?;
+        reserve(&self.file, 2 * old as u64, 2 * (cap - old)).map_err(err)?;
         // SAFETY: as in `new`.
         self.map = unsafe { MmapMut::map_mut(&self.file) }.map_err(err)?;
         Ok(())
@@ -108,6 +111,16 @@ impl Mapped {
     fn values_mut(&mut self) -> &mut [u16] {
         // SAFETY: as in `values`, and `&mut self` makes the access unique.
         unsafe { std::slice::from_raw_parts_mut(self.map.as_mut_ptr().cast(), self.len) }
+    }
+}
+
+/// Extends `file` with `bytes` bytes at `at` (its end) that read as zeros, their blocks allocated.
+fn reserve(file: &File, at: u64, bytes: usize) -> io::Result<()> {
+    use rustix::fs::{fallocate, FallocateFlags};
+    use rustix::io::Errno;
+    match fallocate(file, FallocateFlags::empty(), at, bytes as u64) {
+        Err(e) if e == Errno::OPNOTSUPP || e == Errno::NOSYS => write_zeros(file, at, bytes),
+        other => other.map_err(io::Error::from),
     }
 }
 
@@ -324,15 +337,16 @@ mod tests {
                 caps.push(s.capacity());
             }
         }
-        // Doubling: 1, 2, 4, 8 granules, each a remap of a longer file.
+        // By a quarter at least, in whole granules: 1, 2 (5/4 rounded up), 3, 4, 5, 7 granules,
+        // each a remap of a longer file.
         assert_eq!(
             caps,
-            [1, 2, 4, 8].map(|k| k * MIN_MAPPED).to_vec(),
+            [1, 2, 3, 4, 5, 7].map(|k| k * MIN_MAPPED).to_vec(),
             "geometric growth"
         );
         assert_eq!(
             fs::metadata(&path).unwrap().len(),
-            2 * 8 * MIN_MAPPED as u64
+            2 * 7 * MIN_MAPPED as u64
         );
         assert!((0..n).all(|i| s[i] == pattern(i)), "values survive remaps");
         s.truncate(100);
