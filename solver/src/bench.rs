@@ -311,6 +311,7 @@ fn gpu_against_cpu(
             "ratio_gpu_over_cpu": cpu.map(|c| gpu_rate / c),
             "gpu_ns_per_value": tg * 1e9 / n as f64,
             "gpu_speculated_per_second": t.speculated_per_second(),
+            "gpu_host_waited_seconds": t.waited.as_secs_f64(),
             "gpu_verified_per_second": t.verified_per_second(),
             "gpu_heaps_per_round": round,
             "gpu_kernel_modules": t.compiled,

@@ -9,7 +9,7 @@ use solver::cli::{self, Cli, Command, InputError};
 use solver::report::{self, Report};
 use solver::solve::{self, Notice, SolveError};
 use solver::store::{self, Checkpoint, Pace, RunDir, StoreError, ValueWriter};
-use solver::summary::Summary;
+use solver::summary::{Summarizer, Summary};
 use solver::values::ValueStore;
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -289,8 +289,9 @@ fn execute(
     let corrections = AtomicUsize::new(corrections_before);
     let mut print = notice_printer();
     let bar = progress_bar(cfg.request.n, cfg.quiet);
-    let (mut max, mut seen) = (0u16, 0usize);
     let space = std::sync::OnceLock::new();
+    // The summary, folded block by block as values are proved.
+    let mut summarizer: Option<Summarizer> = None;
     let solution = pool.install(|| {
         solve::solve_watched(
             &cfg.request,
@@ -308,11 +309,13 @@ fn execute(
                 print(&notice)
             },
             &mut |g| {
-                max = g[seen.min(g.len())..].iter().copied().fold(max, u16::max);
-                seen = g.len();
+                let sum = summarizer
+                    .get_or_insert_with(|| Summarizer::new(space.get().copied().flatten()));
+                sum.feed(g);
                 bar.set_position(g.len() as u64);
                 bar.set_message(format!(
-                    "largest {max}, {} new rare",
+                    "largest {}, {} new rare",
+                    sum.max_value(),
                     corrections.load(Relaxed)
                 ));
                 if let Some(s) = session.as_mut() {
@@ -338,7 +341,7 @@ fn execute(
     let seconds = elapsed_before + start.elapsed().as_secs_f64();
     if let Some(t) = &solution.gpu_timings {
         eprintln!(
-            "octal: gpu: speculated {} heaps in {:.3} s ({:.0}/s, {} rounds, {:.1} heaps a round), verified {} in {:.3} s ({:.0}/s); {} kernel modules compiled, {} heaps on the CPU while the table settled",
+            "octal: gpu: speculated {} heaps in {:.3} s of device time ({:.0}/s, {} rounds, {:.1} heaps a round), verified {} in {:.3} s of device time ({:.0}/s) beside it; the host waited {:.3} s for the device; {} kernel modules compiled, {} heaps on the CPU while the table settled",
             t.speculated,
             t.speculate.as_secs_f64(),
             t.speculated_per_second(),
@@ -347,6 +350,7 @@ fn execute(
             t.verified,
             t.verify.as_secs_f64(),
             t.verified_per_second(),
+            t.waited.as_secs_f64(),
             t.compiled,
             t.on_cpu
         );
@@ -367,7 +371,10 @@ fn execute(
     }
     let report = Report {
         code: &cfg.request.code,
-        summary: Summary::of(&solution.values, solution.space.as_ref()),
+        summary: match summarizer {
+            Some(sum) => sum.finish(&solution.values, solution.space.as_ref()),
+            None => Summary::of(&solution.values, solution.space.as_ref()),
+        },
         solution: &solution,
         threads: cfg.threads,
         seconds,

@@ -66,8 +66,11 @@ pub fn compile(source: &str, arch: &str) -> Result<Ptx, GpuError> {
 pub struct Gpu {
     pub(super) ctx: Arc<CudaContext>,
     pub(super) stream: Arc<CudaStream>,
-    /// The stream of verification and transfers to the host, beside the speculation's.
+    /// The stream of verification, beside the speculation's.
     pub(super) check: Arc<CudaStream>,
+    /// The stream of the host's reads of finished blocks (and re-verifications), behind no
+    /// queued work.
+    pub(super) copy: Arc<CudaStream>,
     /// The virtual architecture the kernels are compiled for, e.g. `compute_90`.
     arch: String,
     /// Multiprocessors: the `spec` kernel runs one block on each.
@@ -96,6 +99,7 @@ impl Gpu {
         )?;
         Ok(Gpu {
             check: ctx.new_stream()?,
+            copy: ctx.new_stream()?,
             sms: sms.max(1) as u32,
             stream: ctx.default_stream(),
             ctx,

@@ -2,17 +2,19 @@
 //!
 //! Heaps before the kernels' first heap (where options may reach two rare heaps) run on the CPU
 //! loop. From there one session per rare table: the values proved so far go to the device, then
-//! block by block the `spec` kernel speculates the block (rounds over a sliding window, one
-//! cooperative launch), `decode` turns codes into values and the `verify` kernel proves the
-//! block on a second stream while the next block is speculated from the unproved values (work
-//! thrown away if the proof fails). The heap `verify` flags first is checked on the CPU: a wrong
+//! blocks of heaps go through it queued three deep: the `spec` kernel speculates a block (rounds
+//! over a sliding window, one cooperative launch) from the unproved values of the blocks before
+//! it, `decode` turns codes into values, and the `verify` kernel proves the block on a second
+//! stream beside the next speculation; meanwhile the host takes the oldest block (its proof, its
+//! values, its flagged heap), so that the device never waits for the host. Work queued past a
+//! failed proof is thrown away. The heap `verify` flags first is checked on the CPU: a wrong
 //! candidate ends the session with the corrected table (one [`Notice::TableCorrected`]), and the
 //! CPU engine computes a stretch of heaps before the device resumes with kernels for the table it
 //! then has (corrections come in bursts, and each table costs a compilation); a mex beyond the
 //! code space ends it with wider codes ([`Notice::Widened`]). Only proved values reach `g`.
 
 use super::device::Gpu;
-use super::launch::{Buffers, Kernels, Resident};
+use super::launch::{Buffers, Kernels, Resident, Timed, SLOTS};
 use super::{GpuError, Timings};
 use crate::solve::{self, Notice, SolveError};
 use crate::values::ValueStore;
@@ -20,6 +22,7 @@ use crate::verify::{Refuted, Verifier};
 use octal_core::codec::Codec;
 use octal_core::exact;
 use octal_core::{Code, RareTable, SparseSpace};
+use std::collections::VecDeque;
 use std::time::Instant;
 
 /// Heaps of the `spec` kernel's window: the fastest of 512 .. 8192 on Officers on the H200
@@ -37,8 +40,8 @@ fn window() -> u32 {
         .clamp(32, kernels_gen::WINDOW_MAX) as u32
 }
 
-/// Heaps of the first block of a session; blocks double up to `MAX_BLOCK` (and a quarter of the
-/// device's ring).
+/// Heaps of the first block of a session; blocks double up to `MAX_BLOCK` (and
+/// [`Resident::max_block`], an eighth of the device's ring).
 const MIN_BLOCK: usize = 1 << 16;
 const MAX_BLOCK: usize = 1 << 24;
 
@@ -220,6 +223,11 @@ impl<'a> Session<'a> {
         Ok(Session { gpu, kernels, buf })
     }
 
+    /// Runs blocks through the device until `g` holds `n` heaps, a candidate is wrong, a mex
+    /// leaves the code space or `stop` asks to end. Blocks are queued [`SLOTS`] deep: while the
+    /// host takes one (reads its proof, fetches its values, checks a flagged heap, shows the
+    /// values to `stop`), the device speculates the next ones on its unproved values and
+    /// verifies them beside it. Work queued past the end is thrown away.
     fn run(
         mut self,
         verifier: &Verifier,
@@ -229,109 +237,149 @@ impl<'a> Session<'a> {
         stop: &mut dyn FnMut(&[u16]) -> Result<bool, SolveError>,
         timings: &mut Timings,
     ) -> Result<Ended, SolveError> {
-        let stream = self.gpu.stream.clone();
+        let ended = self.blocks(verifier, g, n, verify, stop, timings);
+        // Nothing may still run on the buffers when they are freed.
+        self.gpu.stream.synchronize().map_err(GpuError::from)?;
+        self.gpu.check.synchronize().map_err(GpuError::from)?;
+        ended
+    }
+
+    fn blocks(
+        &mut self,
+        verifier: &Verifier,
+        g: &mut ValueStore,
+        n: usize,
+        verify: bool,
+        stop: &mut dyn FnMut(&[u16]) -> Result<bool, SolveError>,
+        timings: &mut Timings,
+    ) -> Result<Ended, SolveError> {
         let window = window().min(self.kernels.max_window());
-        let max_block = MAX_BLOCK.min(self.buf.resident.ring / 4);
+        let max_block = MAX_BLOCK.min(self.buf.resident.max_block());
         let mut block = MIN_BLOCK.min(max_block);
-        let mut lo = g.len();
-        let mut hi = (lo + block).min(n);
-        let mut started = Instant::now();
-        self.kernels
-            .spec(&stream, &mut self.buf, lo as u64, hi as u64, window)?;
+        let mut queue = VecDeque::new();
+        let mut next = g.len();
+        let mut slot = 0;
         loop {
-            let done = self.kernels.speculated(&stream, &self.buf)?;
+            while queue.len() < SLOTS && next < n {
+                let hi = (next + block).min(n);
+                queue.push_back(self.enqueue(slot, next, hi, window, verify)?);
+                (next, slot) = (hi, (slot + 1) % SLOTS);
+                block = (2 * block).min(max_block);
+            }
+            let Some(q) = queue.pop_front() else {
+                return Ok(Ended::Done);
+            };
+            let waiting = Instant::now();
+            q.check.as_ref().unwrap_or(&q.values).wait()?;
+            timings.waited += waiting.elapsed();
+            let copy = &self.gpu.copy;
+            let done = self.kernels.speculated(copy, &self.buf, q.slot)?;
+            timings.speculate += q.spec.elapsed()?;
+            timings.speculated += q.hi - q.lo;
             timings.rounds += done.rounds as usize;
-            let widen = done.overflow.is_some();
-            if let Some(heap) = done.overflow {
-                hi = heap as usize;
-            }
-            self.kernels
-                .decode(&stream, &mut self.buf, lo as u64, hi as u64)?;
-            stream.synchronize().map_err(GpuError::from)?;
-            timings.speculate += started.elapsed();
-            timings.speculated += hi - lo;
-            // The next block speculates on this one's values while they are verified.
-            let next = (!widen && hi < n).then(|| {
-                block = (block * 2).min(max_block);
-                (hi, (hi + block).min(n))
-            });
-            if let Some((from, to)) = next {
-                started = Instant::now();
-                self.kernels
-                    .spec(&stream, &mut self.buf, from as u64, to as u64, window)?;
-            }
-            let t = Instant::now();
-            let failed = if verify {
-                self.verify(verifier, g, lo, hi)?
+            // A mex beyond the code space ends the block there (the kernel proved it); the
+            // blocks queued after it speculated on what it left and are thrown away.
+            let hi = done.overflow.map_or(q.hi, |h| h as usize);
+            let failed = if let Some(check) = &q.check {
+                timings.verify += check.elapsed()?;
+                let flagged = self.kernels.flagged(copy, &self.buf, q.slot)?;
+                self.prove(verifier, g, q.lo, hi, q.slot, flagged)?
             } else {
-                self.fetch(g, lo, hi)?;
+                self.fetch(g, q.slot, q.lo, q.lo, hi)?;
                 None
             };
-            timings.verify += t.elapsed();
-            timings.verified += g.len() - lo;
+            timings.verified += g.len() - q.lo;
             if let Some(f) = failed {
                 return Ok(f);
             }
             if verify && stop(g)? {
                 return Ok(Ended::Done);
             }
-            if widen {
+            if done.overflow.is_some() {
                 return Ok(Ended::Widen);
-            }
-            match next {
-                Some((from, to)) => (lo, hi) = (from, to),
-                None => return Ok(Ended::Done),
             }
         }
     }
 
-    /// Appends the device values of heaps `lo .. hi` to `g` (which ends at `lo`).
-    fn fetch(&self, g: &mut ValueStore, lo: usize, hi: usize) -> Result<(), SolveError> {
-        debug_assert_eq!(g.len(), lo);
-        g.resize(hi, 0)?;
-        for (at, heaps) in self.buf.resident.pieces(lo, hi) {
-            let len = heaps.len();
-            self.gpu
-                .check
-                .memcpy_dtoh(&self.buf.values.slice(at..at + len), &mut g[heaps])
-                .map_err(GpuError::from)?;
-        }
+    /// Queues block `lo .. hi` in `slot`: speculation, decoding and the copy of its values on
+    /// the speculation stream, then its verification on the check stream.
+    fn enqueue(
+        &mut self,
+        slot: usize,
+        lo: usize,
+        hi: usize,
+        window: u32,
+        verify: bool,
+    ) -> Result<Queued, GpuError> {
+        let (kernels, gpu) = (self.kernels, self.gpu);
+        let stream = &gpu.stream;
+        let spec = kernels.spec(stream, &mut self.buf, slot, lo as u64, hi as u64, window)?;
+        let values = Timed::around(stream, || {
+            kernels.decode(stream, &mut self.buf, lo as u64, hi as u64)?;
+            kernels.copy_out(stream, &mut self.buf, slot, lo, hi)
+        })?;
+        let check = if verify {
+            Some(kernels.verify(&gpu.check, &mut self.buf, slot, lo as u64, hi as u64)?)
+        } else {
+            None
+        };
+        Ok(Queued {
+            lo,
+            hi,
+            slot,
+            spec,
+            values,
+            check,
+        })
+    }
+
+    /// Appends the values of heaps `from .. to` of the block starting at `lo` (from its slot's
+    /// copy) to `g`, which ends at `from`.
+    fn fetch(
+        &self,
+        g: &mut ValueStore,
+        slot: usize,
+        lo: usize,
+        from: usize,
+        to: usize,
+    ) -> Result<(), SolveError> {
+        debug_assert_eq!(g.len(), from);
+        g.resize(to, 0)?;
+        self.gpu
+            .copy
+            .memcpy_dtoh(
+                &self.buf.out[slot].slice(from - lo..to - lo),
+                &mut g[from..to],
+            )
+            .map_err(GpuError::from)?;
         Ok(())
     }
 
-    /// Verifies heaps `lo .. hi` on the device and appends the proved ones to `g`. A heap the
-    /// kernel flags is checked on the CPU: if its candidate stands (a rare candidate, proved by
-    /// the full mex), verification goes on after it; if not, `g` ends with its true value.
-    fn verify(
+    /// Appends the proved values of heaps `lo .. hi` (a block in `slot`, whose verification
+    /// flagged `flagged`) to `g`. A flagged heap is checked on the CPU: if its candidate stands
+    /// (a rare candidate, proved by the full mex), the rest of the block is verified again after
+    /// it; if not, `g` ends with its true value.
+    fn prove(
         &mut self,
         verifier: &Verifier,
         g: &mut ValueStore,
         lo: usize,
         hi: usize,
+        slot: usize,
+        mut flagged: Option<u64>,
     ) -> Result<Option<Ended>, SolveError> {
-        let stream = self.gpu.check.clone();
         let mut from = lo;
         while from < hi {
-            stream
-                .memcpy_htod(&[u64::MAX], &mut self.buf.first_fail)
-                .map_err(GpuError::from)?;
-            self.kernels
-                .verify(&stream, &mut self.buf, from as u64, hi as u64)?;
-            let flagged = stream
-                .clone_dtoh(&self.buf.first_fail)
-                .map_err(GpuError::from)?[0];
-            let end = if flagged == u64::MAX {
-                hi
-            } else {
-                flagged as usize + 1
+            let heap = match flagged {
+                Some(f) if (f as usize) < hi => f as usize,
+                _ => {
+                    self.fetch(g, slot, lo, from, hi)?;
+                    break;
+                }
             };
-            self.fetch(g, from, end)?;
-            if flagged == u64::MAX {
-                break;
-            }
-            let heap = flagged as usize;
+            self.fetch(g, slot, lo, from, heap + 1)?;
             match exact::with_marks(|m| verifier.check(g, heap, m)) {
-                Ok(()) => from = end,
+                Ok(()) => from = heap + 1,
                 Err(Refuted::Wrong(f)) => {
                     g.truncate(heap);
                     g.push(f.value)?;
@@ -342,7 +390,27 @@ impl<'a> Session<'a> {
                 }
                 Err(Refuted::Overflow(o)) => return Err(o.into()),
             }
+            if from < hi {
+                let copy = &self.gpu.copy;
+                self.kernels
+                    .verify(copy, &mut self.buf, slot, from as u64, hi as u64)?
+                    .wait()?;
+                flagged = self.kernels.flagged(copy, &self.buf, slot)?;
+            }
         }
         Ok(None)
     }
+}
+
+/// A block queued on the device.
+struct Queued {
+    lo: usize,
+    hi: usize,
+    slot: usize,
+    /// The speculation.
+    spec: Timed,
+    /// Its decoding and the copy of its values.
+    values: Timed,
+    /// The verification, when verifying.
+    check: Option<Timed>,
 }

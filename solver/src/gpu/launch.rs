@@ -2,16 +2,23 @@
 //! generated source (see the `kernels-gen` crate docs) and against the buffer lengths it relies on.
 
 use super::GpuError;
-use cudarc::driver::sys::CUfunction_attribute_enum;
+use cudarc::driver::sys::{CUevent_flags, CUfunction_attribute_enum};
 use cudarc::driver::{
-    CudaFunction, CudaModule, CudaSlice, CudaStream, DriverError, LaunchConfig, PushKernelArg,
+    CudaEvent, CudaFunction, CudaModule, CudaSlice, CudaStream, DriverError, LaunchConfig,
+    PushKernelArg,
 };
 use kernels_gen::{ctl, Layout, FAR_SLOTS, VERIFY_PAD, VERIFY_THREADS, WINDOW_MAX};
 use std::ops::Range;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// Threads of a `decode` block.
 const DECODE_THREADS: u32 = 256;
+
+/// Blocks on the device at once: the one the host is taking (its proof read, its values
+/// fetched, perhaps one heap re-verified) and two queued behind it, so the device never waits
+/// for the host. Each has its own control words, failure word and copy of its values.
+pub const SLOTS: usize = 3;
 
 /// The three kernels of one generated module, with the layout they were generated for and the
 /// number of `spec` blocks that run at once (one per SM, all resident: the launch is cooperative).
@@ -25,9 +32,9 @@ pub struct Kernels {
 
 /// Which heaps the device keeps: the values of the first `prefix` (and [`VERIFY_PAD`] more: the
 /// smaller parts of the splits that verification tries) and the codes and values of the last
-/// `ring` (a power of two, at least 16), heap h at h % `ring`. A run of any length fits: a block
-/// of at most `ring / 4` heaps is speculated while the one before it is verified, options reach
-/// at most `ring / 2` back, and verification at most `prefix <= ring / 4` and a block back.
+/// `ring` (a power of two, at least 16), heap h at h % `ring`. A run of any length fits: at most
+/// [`SLOTS`] blocks of at most `ring / 8` heaps are on the device at once, options reach at most
+/// `ring / 2` back, and verification at most `prefix + VERIFY_PAD` (`prefix <= ring / 4`) back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Resident {
     pub prefix: usize,
@@ -37,7 +44,14 @@ pub struct Resident {
 impl Resident {
     /// Bytes of device memory the buffers take.
     pub fn bytes(&self, code_bytes: usize) -> u64 {
-        ((self.first() + self.ring) * 2 + self.ring * code_bytes) as u64
+        ((self.first() + self.ring + SLOTS * self.max_block()) * 2 + self.ring * code_bytes) as u64
+    }
+
+    /// The most heaps a block may have: with [`SLOTS`] blocks on the device, verification reading
+    /// a prefix and [`VERIFY_PAD`] back from the oldest, nothing a kernel still reads is
+    /// overwritten in the ring (3/8 + 1/4 of it, and the pad).
+    pub fn max_block(&self) -> usize {
+        self.ring / 8
     }
 
     /// Heaps whose values the device keeps from the start.
@@ -68,10 +82,12 @@ pub struct Buffers {
     pub values: CudaSlice<u16>,
     /// Values of the first `resident.first()` heaps.
     pub first: CudaSlice<u16>,
-    /// The control words of `spec`.
-    pub ctl: CudaSlice<u64>,
-    /// The least heap that failed verification (`u64::MAX`: none).
-    pub first_fail: CudaSlice<u64>,
+    /// By slot (see [`SLOTS`]; separate buffers, so that reading one waits for no other): the
+    /// control words of `spec`, the least heap that failed verification (`u64::MAX`: none), and
+    /// the block's values, copied out of the ring for the host.
+    pub ctl: Vec<CudaSlice<u64>>,
+    pub first_fail: Vec<CudaSlice<u64>>,
+    pub out: Vec<CudaSlice<u16>>,
     pub resident: Resident,
 }
 
@@ -81,6 +97,37 @@ pub struct Speculated {
     pub overflow: Option<u64>,
     /// Rounds the window took.
     pub rounds: u64,
+}
+
+/// Work in flight on a stream: events recorded before and after it.
+pub struct Timed {
+    begun: CudaEvent,
+    ended: CudaEvent,
+}
+
+impl Timed {
+    /// Records `begun`, enqueues `work` on `stream`, records `ended`.
+    pub fn around(
+        stream: &Arc<CudaStream>,
+        work: impl FnOnce() -> Result<(), GpuError>,
+    ) -> Result<Timed, GpuError> {
+        let timed = Some(CUevent_flags::CU_EVENT_DEFAULT);
+        let begun = stream.record_event(timed)?;
+        work()?;
+        let ended = stream.record_event(timed)?;
+        Ok(Timed { begun, ended })
+    }
+
+    /// Waits for the work to end.
+    pub fn wait(&self) -> Result<(), GpuError> {
+        Ok(self.ended.synchronize()?)
+    }
+
+    /// The device time the work took (waits for it).
+    pub fn elapsed(&self) -> Result<Duration, GpuError> {
+        let ms = self.begun.elapsed_ms(&self.ended)?;
+        Ok(Duration::from_secs_f64(f64::from(ms.max(0.0)) / 1e3))
+    }
 }
 
 fn grid(items: u64, threads: u32) -> LaunchConfig {
@@ -126,7 +173,8 @@ impl Kernels {
         WINDOW_MAX.min((FAR_SLOTS - 2) * self.spec_blocks as usize) as u32
     }
 
-    /// Device buffers keeping the heaps `resident` says.
+    /// Device buffers keeping the heaps `resident` says, for blocks of at most
+    /// `resident.max_block()` heaps.
     pub fn buffers(
         &self,
         stream: &Arc<CudaStream>,
@@ -140,71 +188,103 @@ impl Kernels {
             codes: stream.alloc_zeros::<u8>(resident.ring * self.layout.code_bytes + 16)?,
             values: stream.alloc_zeros::<u16>(resident.ring)?,
             first: stream.alloc_zeros::<u16>(resident.first())?,
-            ctl: stream.alloc_zeros::<u64>(ctl::WORDS)?,
-            first_fail: stream.clone_htod(&[u64::MAX])?,
+            ctl: (0..SLOTS)
+                .map(|_| stream.alloc_zeros::<u64>(ctl::WORDS))
+                .collect::<Result<_, _>>()?,
+            first_fail: (0..SLOTS)
+                .map(|_| stream.clone_htod(&[u64::MAX]))
+                .collect::<Result<_, _>>()?,
+            out: (0..SLOTS)
+                .map(|_| stream.alloc_zeros::<u16>(resident.max_block()))
+                .collect::<Result<_, _>>()?,
             resident,
         })
     }
 
-    /// Starts speculating the codes of heaps `lo .. hi` (at most a quarter of the ring) over a
-    /// window of `window` heaps on `stream`; the codes of `lo - reach .. lo` must be the true
-    /// ones (or the speculated ones of a block being verified: then the result stands only if
-    /// that block is proved).
-    /// [`Kernels::speculated`] waits for the result.
+    /// Enqueues the speculation of the codes of heaps `lo .. hi` (a block: at most
+    /// `max_block()` heaps) over a window of `window` heaps on `stream`, its result in `slot`'s
+    /// control words; the codes of `lo - reach .. lo` must be the true ones (or the speculated
+    /// ones of blocks not yet proved: then the result stands only if they are).
+    /// [`Kernels::speculated`] reads the result.
     pub fn spec(
         &self,
         stream: &Arc<CudaStream>,
         b: &mut Buffers,
+        slot: usize,
         lo: u64,
         hi: u64,
         window: u32,
-    ) -> Result<(), GpuError> {
+    ) -> Result<Timed, GpuError> {
         let l = &self.layout;
-        assert!(lo >= l.hot_from as u64 && lo < hi && hi - lo <= b.resident.ring as u64 / 4);
+        assert!(lo >= l.hot_from as u64 && lo < hi && hi - lo <= b.resident.max_block() as u64);
         assert!(window >= 1 && window <= self.max_window());
         let cmask = b.resident.ring as u64 - 1;
         let mut words = [u64::MAX; ctl::WORDS];
         words[ctl::ROUNDS] = 0;
         words[ctl::ARRIVED] = 0;
-        stream.memcpy_htod(&words, &mut b.ctl)?;
+        stream.memcpy_htod(&words, &mut b.ctl[slot])?;
         let cfg = LaunchConfig {
             grid_dim: (self.spec_blocks, 1, 1),
             block_dim: (l.spec_threads as u32, 1, 1),
             shared_mem_bytes: l.spec_shared as u32,
         };
-        // SAFETY: matches `spec(code_t *codes, u64 cmask, u64 lo, u64 hi, unsigned window,
-        // u64 *ctl)` with the block size and dynamic shared memory the layout generated it for
-        // (the attribute was raised in `load`; occupancy checked there). It reads codes of heaps
-        // lo - reach .. hi and writes codes of lo .. hi, each at heap & cmask (cmask + 1 = ring
-        // heaps, a multiple of 16: 16-byte groups stay inside `codes`, padded by 16 bytes), and
-        // the ctl::WORDS words of `ctl`. The grid barrier needs every block resident: the launch
-        // is cooperative (the driver refuses it otherwise) with one block per SM.
-        unsafe {
-            stream
-                .launch_builder(&self.spec)
-                .arg(&mut b.codes)
-                .arg(&cmask)
-                .arg(&lo)
-                .arg(&hi)
-                .arg(&window)
-                .arg(&mut b.ctl)
-                .launch_cooperative(cfg)
-        }?;
-        Ok(())
+        Timed::around(stream, || {
+            // SAFETY: matches `spec(code_t *codes, u64 cmask, u64 lo, u64 hi, unsigned window,
+            // u64 *ctl)` with the block size and dynamic shared memory the layout generated it for
+            // (the attribute was raised in `load`; occupancy checked there). It reads codes of heaps
+            // lo - reach .. hi and writes codes of lo .. hi, each at heap & cmask (cmask + 1 = ring
+            // heaps, a multiple of 16: 16-byte groups stay inside `codes`, padded by 16 bytes), and
+            // the ctl::WORDS words of `ctl`. The grid barrier needs every block resident: the launch
+            // is cooperative (the driver refuses it otherwise) with one block per SM.
+            unsafe {
+                stream
+                    .launch_builder(&self.spec)
+                    .arg(&mut b.codes)
+                    .arg(&cmask)
+                    .arg(&lo)
+                    .arg(&hi)
+                    .arg(&window)
+                    .arg(&mut b.ctl[slot])
+                    .launch_cooperative(cfg)
+            }?;
+            Ok(())
+        })
     }
 
-    /// Waits for the `spec` launch on `stream` and says how it ended.
+    /// How the speculation whose result is in `slot` ended (read on `stream`, once it is done).
     pub fn speculated(
         &self,
         stream: &Arc<CudaStream>,
         b: &Buffers,
+        slot: usize,
     ) -> Result<Speculated, GpuError> {
-        let words = stream.clone_dtoh(&b.ctl)?;
+        let words = stream.clone_dtoh(&b.ctl[slot])?;
         let overflow = words[ctl::OVERFLOW];
         Ok(Speculated {
             overflow: (overflow != u64::MAX).then_some(overflow),
             rounds: words[ctl::ROUNDS],
         })
+    }
+
+    /// Enqueues a copy of the values of heaps `lo .. hi` (a block) from the ring into `slot`'s
+    /// output, where the host fetches them.
+    pub fn copy_out(
+        &self,
+        stream: &Arc<CudaStream>,
+        b: &mut Buffers,
+        slot: usize,
+        lo: usize,
+        hi: usize,
+    ) -> Result<(), GpuError> {
+        assert!(lo <= hi && hi - lo <= b.resident.max_block());
+        for (at, heaps) in b.resident.pieces(lo, hi) {
+            let (len, from) = (heaps.len(), heaps.start - lo);
+            stream.memcpy_dtod(
+                &b.values.slice(at..at + len),
+                &mut b.out[slot].slice_mut(from..from + len),
+            )?;
+        }
+        Ok(())
     }
 
     /// The values of heaps `lo .. hi` from their codes.
@@ -240,39 +320,55 @@ impl Kernels {
         .map_err(GpuError::from)
     }
 
-    /// Proves the candidates of heaps `lo .. hi` given the values before them.
+    /// Enqueues the proof of the candidates of heaps `lo .. hi` (at most a block) given the
+    /// values before them; the least heap that fails goes to `slot`'s failure word.
     pub fn verify(
         &self,
         stream: &Arc<CudaStream>,
         b: &mut Buffers,
+        slot: usize,
         lo: u64,
         hi: u64,
-    ) -> Result<(), GpuError> {
-        assert!(lo <= hi && hi - lo <= b.resident.ring as u64 / 4);
+    ) -> Result<Timed, GpuError> {
+        assert!(lo <= hi && hi - lo <= b.resident.max_block() as u64);
+        stream.memcpy_htod(&[u64::MAX], &mut b.first_fail[slot])?;
         if lo == hi {
-            return Ok(());
+            return Timed::around(stream, || Ok(()));
         }
         let (prefix, cmask) = (b.resident.prefix as u64, b.resident.ring as u64 - 1);
         let cfg = grid((hi - lo) * 32, VERIFY_THREADS as u32);
-        // SAFETY: matches `verify(const u16 *g, const u16 *first, u64 prefix, u64 cmask, u64 lo,
-        // u64 hi, u64 *first_fail)`, launched with the VERIFY_THREADS its static shared memory is
-        // sized for, one warp per heap. The warp of heap n < hi reads values at h & cmask in the
-        // ring (< ring heaps) and of heaps a < prefix + VERIFY_PAD in `first` (its length), and
-        // writes one u64 through `first_fail`.
-        unsafe {
-            stream
-                .launch_builder(&self.verify)
-                .arg(&b.values)
-                .arg(&b.first)
-                .arg(&prefix)
-                .arg(&cmask)
-                .arg(&lo)
-                .arg(&hi)
-                .arg(&mut b.first_fail)
-                .launch(cfg)
-        }
-        .map(drop)
-        .map_err(GpuError::from)
+        Timed::around(stream, || {
+            // SAFETY: matches `verify(const u16 *g, const u16 *first, u64 prefix, u64 cmask, u64
+            // lo, u64 hi, u64 *first_fail)`, launched with the VERIFY_THREADS its static shared
+            // memory is sized for, one warp per heap. The warp of heap n < hi reads values at
+            // h & cmask in the ring (< ring heaps) and of heaps a < prefix + VERIFY_PAD in `first`
+            // (its length), and writes one u64 through `first_fail[slot]`.
+            unsafe {
+                stream
+                    .launch_builder(&self.verify)
+                    .arg(&b.values)
+                    .arg(&b.first)
+                    .arg(&prefix)
+                    .arg(&cmask)
+                    .arg(&lo)
+                    .arg(&hi)
+                    .arg(&mut b.first_fail[slot])
+                    .launch(cfg)
+            }?;
+            Ok(())
+        })
+    }
+
+    /// The least heap the verification whose result is in `slot` flagged (read on `stream`, once
+    /// it is done), if any.
+    pub fn flagged(
+        &self,
+        stream: &Arc<CudaStream>,
+        b: &Buffers,
+        slot: usize,
+    ) -> Result<Option<u64>, GpuError> {
+        let heap = stream.clone_dtoh(&b.first_fail[slot])?[0];
+        Ok((heap != u64::MAX).then_some(heap))
     }
 }
 

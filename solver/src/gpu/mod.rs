@@ -13,16 +13,21 @@ pub use error::GpuError;
 
 use std::time::Duration;
 
-/// Where the time of a GPU run went: heaps speculated and verified on the device, and the wall
-/// time of each phase (device work, transfers and the CPU check of flagged heaps included).
+/// Where the time of a GPU run went: heaps speculated and verified on the device, the device
+/// time of each kernel, and the host's waits for the device.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Timings {
     pub speculated: usize,
+    /// Device time of the `spec` launches (CUDA events).
     pub speculate: Duration,
     /// Rounds of the speculation window.
     pub rounds: usize,
     pub verified: usize,
+    /// Device time of the `verify` launches (CUDA events; they run beside `spec`).
     pub verify: Duration,
+    /// Host time spent waiting for the device to finish a block (the rest of the host's time
+    /// went to fetching, checking flagged heaps and storing while the device went on).
+    pub waited: Duration,
     /// Kernel modules compiled (one per rare table and code width).
     pub compiled: usize,
     /// Heaps the CPU engine computed while a correction-prone table settled.
