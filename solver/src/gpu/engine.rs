@@ -227,24 +227,8 @@ impl<'a> Session<'a> {
     /// leaves the code space or `stop` asks to end. Blocks are queued [`SLOTS`] deep: while the
     /// host takes one (reads its proof, fetches its values, checks a flagged heap, shows the
     /// values to `stop`), the device speculates the next ones on its unproved values and
-    /// verifies them beside it. Work queued past the end is thrown away.
+    /// verifies them beside it. Work queued past the end is thrown away (see `Drop`).
     fn run(
-        mut self,
-        verifier: &Verifier,
-        g: &mut ValueStore,
-        n: usize,
-        verify: bool,
-        stop: &mut dyn FnMut(&[u16]) -> Result<bool, SolveError>,
-        timings: &mut Timings,
-    ) -> Result<Ended, SolveError> {
-        let ended = self.blocks(verifier, g, n, verify, stop, timings);
-        // Nothing may still run on the buffers when they are freed.
-        self.gpu.stream.synchronize().map_err(GpuError::from)?;
-        self.gpu.check.synchronize().map_err(GpuError::from)?;
-        ended
-    }
-
-    fn blocks(
         &mut self,
         verifier: &Verifier,
         g: &mut ValueStore,
@@ -399,6 +383,16 @@ impl<'a> Session<'a> {
             }
         }
         Ok(None)
+    }
+}
+
+impl Drop for Session<'_> {
+    /// Nothing may still run on the buffers when they are freed: waits for the work queued past
+    /// the session's end (an error here has no one to go to; the next call on the device meets
+    /// it).
+    fn drop(&mut self) {
+        let _ = self.gpu.stream.synchronize();
+        let _ = self.gpu.check.synchronize();
     }
 }
 
