@@ -46,6 +46,9 @@ pub fn render(game: &Game<'_>, l: &Layout) -> String {
     let even_bits = (0..32u32)
         .filter(|b| (b & u32::from(game.space.mask) & 31).count_ones() % 2 == 0)
         .fold(0u32, |m, b| m | 1 << b);
+    let value_words = (1usize << l.value_bits) / 32;
+    // `verify` gives each lane its own bitset while 32 of them take at most 2 KiB a warp.
+    let verify_sets = if value_words <= 16 { 32 } else { 1 };
     let defines = [
         ("VALUE_BITS", l.value_bits.to_string()),
         ("CODES", l.codes.to_string()),
@@ -71,7 +74,8 @@ pub fn render(game: &Game<'_>, l: &Layout) -> String {
         ("CTL_ARRIVED", ctl::ARRIVED.to_string()),
         ("VERIFY_UNROLL", VERIFY_UNROLL.to_string()),
         ("VERIFY_PAD", VERIFY_PAD.to_string()),
-        ("VALUE_WORDS", ((1usize << l.value_bits) / 32).to_string()),
+        ("VALUE_WORDS", value_words.to_string()),
+        ("VERIFY_SETS", verify_sets.to_string()),
     ];
     for (name, value) in defines {
         let _ = writeln!(w, "#define {name} {value}");
@@ -393,71 +397,96 @@ extern "C" __global__ void decode(const code_t *codes, u16 *ring, u16 *first, u6
     if (n < prefix + VERIFY_PAD) first[n] = v;
 }
 
-__device__ __forceinline__ bool rare_class(unsigned x, unsigned par) {
-    return (__popc(x & MASK) & 1u) == par;
+// Word w of the rare-class values below c whose lack keeps a proof open: the rare-class bits of
+// the values 32 w .. 32 w + 31 that are below c.
+__device__ __forceinline__ unsigned needed(unsigned w, unsigned c, unsigned par) {
+    unsigned base = __popc((w << 5) & MASK) & 1u;
+    unsigned rare = base == par ? EVEN_BITS : ~EVEN_BITS;
+    return w < (c >> 5) ? rare : rare & ((1u << (c & 31u)) - 1u);
 }
 
-// Whether this warp's bitset (word w at seen[w]) holds every rare-class value below c.
-__device__ __forceinline__ bool covered(const unsigned *seen, unsigned c, unsigned par, unsigned lane) {
-    bool ok = true;
-    for (unsigned w = lane; w <= (c >> 5); w += 32u) {
-        unsigned base = __popc((w << 5) & MASK) & 1u;
-        unsigned rare = base == par ? EVEN_BITS : ~EVEN_BITS;
-        unsigned below = w < (c >> 5) ? 0xffffffffu : ((1u << (c & 31u)) - 1u);
-        ok = ok && (rare & below & ~seen[w]) == 0u;
+// The union over the warp of word w of its bitsets (see `verify`).
+__device__ __forceinline__ unsigned seen_word(const unsigned *mine, unsigned w) {
+#if VERIFY_SETS == 32
+    return __reduce_or_sync(0xffffffffu, mine[32u * w]);
+#else
+    return mine[w];
+#endif
+}
+
+// Moves *w past the words whose needed values the warp has all seen (they stay seen); true when
+// no word up to c's is left, that is, when every rare-class value below c has been seen.
+__device__ __forceinline__ bool covered(const unsigned *mine, unsigned c, unsigned par, unsigned *w) {
+    for (; *w <= (c >> 5u); (*w)++) {
+        if (needed(*w, c, par) & ~seen_word(mine, *w)) return false;
     }
-    return __all_sync(0xffffffffu, ok);
+    return true;
 }
 
 // Proves the candidates g[lo .. hi) given every value before them: a common candidate c at heap n
 // is G(n) when each rare-class value below c is the value of an option (the speculative pass
 // marked every common option). One warp per heap: the lanes take 32 splits a + (h - a) at a time
-// (a = 1, 2, ...) and mark the rare-class values below c in the warp's bitset, which is checked
-// every VERIFY_UNROLL steps. The smaller part of a split comes from `first` (the values of heaps
-// below prefix + VERIFY_PAD), the larger one and the heap's own from the ring (heap h at
-// h & cmask: recent heaps only). Steps start below `prefix` (a step's splits stay below
-// prefix + VERIFY_PAD). The least heap that fails, whose candidate is rare, or that would need a
-// split past the prefix, goes to *first_fail; the host then checks that heap exactly.
+// (a = 1, 2, ...), VERIFY_UNROLL steps of them with every load issued before the first mark, and
+// mark every value they see (the check looks only at the rare-class values below c; every value
+// is below 2^VALUE_BITS). Each lane marks its own bitset when values fit in 16 words (word w of
+// lane l at 32 w + l: no two lanes' marks meet), else the warp shares one. The smaller part of a
+// split comes from `first` (the values of heaps below prefix + VERIFY_PAD: a step's loads stay
+// in it, the lanes past a split's end mark c, which proves nothing), the larger one and the
+// heap's own from the ring (heap h at h & cmask: recent heaps only; cmask < 2^32). Splits stop
+// below `prefix`. The least heap that fails, whose candidate is rare, or that would need a split
+// past the prefix, goes to *first_fail; the host then checks that heap exactly.
 extern "C" __global__ void __launch_bounds__(VERIFY_THREADS) verify(const u16 *g, const u16 *first, u64 prefix, u64 cmask, u64 lo, u64 hi, u64 *first_fail) {
-    __shared__ unsigned bitsets[(VERIFY_THREADS / 32) * VALUE_WORDS];
+    __shared__ unsigned bitsets[(VERIFY_THREADS / 32) * VERIFY_SETS * VALUE_WORDS];
     unsigned lane = threadIdx.x & 31u;
-    unsigned *seen = bitsets + (threadIdx.x >> 5) * VALUE_WORDS;
+    unsigned *sets = bitsets + (threadIdx.x >> 5) * VERIFY_SETS * VALUE_WORDS;
+    unsigned *mine = sets + lane % VERIFY_SETS;
     u64 n = lo + (u64)blockIdx.x * (VERIFY_THREADS / 32) + (threadIdx.x >> 5);
     if (n >= hi) return;
     unsigned c = g[n & cmask];
     unsigned par = rare_parity(n);
-    if (rare_class(c, par)) {
+    if ((__popc(c & MASK) & 1u) == par) {
         if (lane == 0) atomicMin(first_fail, n);
         return;
     }
-    for (unsigned w = lane; w < VALUE_WORDS; w += 32u) seen[w] = 0u;
+    for (unsigned w = lane; w < VERIFY_SETS * VALUE_WORDS; w += 32u) sets[w] = 0u;
     __syncwarp();
-#define SEE(value) { \
-        unsigned x_ = (value); \
-        if (x_ < c && rare_class(x_, par)) atomicOr(seen + (x_ >> 5), 1u << (x_ & 31u)); \
-    }
+#define MARK(value) { unsigned x_ = (value); atomicOr(mine + VERIFY_SETS * (x_ >> 5), 1u << (x_ & 31u)); }
     if (lane == 0) {
-        for (unsigned k = 0; k < N_WHOLE; k++) if (n == (u64)WHOLE[k]) SEE(0u);
-        for (unsigned k = 0; k < N_SINGLE; k++) if (n > (u64)SINGLE[k]) SEE(g[(n - SINGLE[k]) & cmask]);
+        for (unsigned k = 0; k < N_WHOLE; k++) if (n == (u64)WHOLE[k]) MARK(0u);
+        for (unsigned k = 0; k < N_SINGLE; k++) if (n > (u64)SINGLE[k]) MARK(g[(n - SINGLE[k]) & cmask]);
     }
     __syncwarp();
-    u64 longest = 0;
-    for (unsigned k = 0; k < N_BREAK; k++) if (n >= (u64)BREAK[k]) longest = max(longest, (n - BREAK[k]) / 2);
-    longest = min(longest, prefix - 1u);
-    bool done = covered(seen, c, par, lane);
-    for (u64 a0 = 1; !done && a0 <= longest; a0 += 32u * VERIFY_UNROLL) {
+    // Split a + (n - BREAK[k] - a) is a move for 1 <= a <= lim[k] (tried below the prefix); its
+    // larger part is at (top[k] - a) & cmask in the ring.
+    unsigned lim[N_BREAK > 0 ? N_BREAK : 1], top[N_BREAK > 0 ? N_BREAK : 1];
+    unsigned longest = 0, cm = (unsigned)cmask;
+    #pragma unroll
+    for (unsigned k = 0; k < N_BREAK; k++) {
+        u64 i = BREAK[k];
+        lim[k] = n >= i ? (unsigned)min((n - i) / 2u, prefix - 1u) : 0u;
+        top[k] = (unsigned)(n - i);
+        longest = max(longest, lim[k]);
+    }
+    unsigned w = 0;
+    bool done = covered(mine, c, par, &w);
+    for (unsigned a0 = 1; !done && a0 <= longest; a0 += 32u * VERIFY_UNROLL) {
+        unsigned x[VERIFY_UNROLL][N_BREAK > 0 ? N_BREAK : 1];
         #pragma unroll
         for (unsigned u = 0; u < VERIFY_UNROLL; u++) {
-            u64 a = a0 + 32u * u + lane;
-            for (unsigned k = 0; k < N_BREAK; k++) {
-                u64 i = BREAK[k];
-                if (n >= i && a <= (n - i) / 2) SEE(first[a] ^ g[(n - i - a) & cmask]);
-            }
+            unsigned a = a0 + 32u * u + lane;
+            unsigned small = first[a];
+            #pragma unroll
+            for (unsigned k = 0; k < N_BREAK; k++) x[u][k] = small ^ g[(top[k] - a) & cm];
+        }
+        #pragma unroll
+        for (unsigned u = 0; u < VERIFY_UNROLL; u++) {
+            #pragma unroll
+            for (unsigned k = 0; k < N_BREAK; k++) MARK(a0 + 32u * u + lane <= lim[k] ? x[u][k] : c);
         }
         __syncwarp();
-        done = covered(seen, c, par, lane);
+        done = covered(mine, c, par, &w);
     }
-#undef SEE
+#undef MARK
     if (!done && lane == 0) atomicMin(first_fail, n);
 }
 "#;
