@@ -98,6 +98,8 @@ pub fn render(game: &Game<'_>, l: &Layout) -> String {
     let _ = writeln!(w, "\n#define N_WHOLE {}", rules.whole.len());
     let _ = writeln!(w, "#define N_SINGLE {}", rules.single.len());
     let _ = writeln!(w, "#define N_BREAK {}", rules.breaking.len());
+    // The length of the per-split-kind arrays of `verify` (C has no empty arrays, as `table`).
+    let _ = writeln!(w, "#define BREAK_SLOTS {}", rules.breaking.len().max(1));
     table(
         w,
         "__constant__",
@@ -458,7 +460,7 @@ extern "C" __global__ void __launch_bounds__(VERIFY_THREADS) verify(const u16 *g
     __syncwarp();
     // Split a + (n - BREAK[k] - a) is a move for 1 <= a <= lim[k] (tried below the prefix); its
     // larger part is at (top[k] - a) & cmask in the ring.
-    unsigned lim[N_BREAK > 0 ? N_BREAK : 1], top[N_BREAK > 0 ? N_BREAK : 1];
+    unsigned lim[BREAK_SLOTS], top[BREAK_SLOTS];
     unsigned longest = 0, cm = (unsigned)cmask;
     #pragma unroll
     for (unsigned k = 0; k < N_BREAK; k++) {
@@ -470,7 +472,7 @@ extern "C" __global__ void __launch_bounds__(VERIFY_THREADS) verify(const u16 *g
     unsigned w = 0;
     bool done = covered(mine, c, par, &w);
     for (unsigned a0 = 1; !done && a0 <= longest; a0 += 32u * VERIFY_UNROLL) {
-        unsigned x[VERIFY_UNROLL][N_BREAK > 0 ? N_BREAK : 1];
+        unsigned x[VERIFY_UNROLL][BREAK_SLOTS];
         #pragma unroll
         for (unsigned u = 0; u < VERIFY_UNROLL; u++) {
             unsigned a = a0 + 32u * u + lane;

@@ -305,6 +305,7 @@ __constant__ u16 OPTION_CODE[1584] = {
 #define N_WHOLE 0
 #define N_SINGLE 1
 #define N_BREAK 1
+#define BREAK_SLOTS 1
 __constant__ unsigned int WHOLE[1] = {0};
 __constant__ unsigned int SINGLE[1] = {
     1
@@ -630,7 +631,7 @@ extern "C" __global__ void __launch_bounds__(VERIFY_THREADS) verify(const u16 *g
     __syncwarp();
     // Split a + (n - BREAK[k] - a) is a move for 1 <= a <= lim[k] (tried below the prefix); its
     // larger part is at (top[k] - a) & cmask in the ring.
-    unsigned lim[N_BREAK > 0 ? N_BREAK : 1], top[N_BREAK > 0 ? N_BREAK : 1];
+    unsigned lim[BREAK_SLOTS], top[BREAK_SLOTS];
     unsigned longest = 0, cm = (unsigned)cmask;
     #pragma unroll
     for (unsigned k = 0; k < N_BREAK; k++) {
@@ -642,7 +643,7 @@ extern "C" __global__ void __launch_bounds__(VERIFY_THREADS) verify(const u16 *g
     unsigned w = 0;
     bool done = covered(mine, c, par, &w);
     for (unsigned a0 = 1; !done && a0 <= longest; a0 += 32u * VERIFY_UNROLL) {
-        unsigned x[VERIFY_UNROLL][N_BREAK > 0 ? N_BREAK : 1];
+        unsigned x[VERIFY_UNROLL][BREAK_SLOTS];
         #pragma unroll
         for (unsigned u = 0; u < VERIFY_UNROLL; u++) {
             unsigned a = a0 + 32u * u + lane;
