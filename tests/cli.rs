@@ -271,6 +271,7 @@ fn bad_input_is_one_line_and_status_2() {
         vec!["solve", ".6", "--threads", "0"],
         vec!["solve", ".6", "--engine", "warp"],
         vec!["solve", ".07", "--engine", "generic", "-n", "100"],
+        vec!["solve", ".07", "--gpu", "-n", "100"],
         vec!["solve", ".07", "--engine", "exact", "-n", "1e8"],
     ];
     for args in cases {
@@ -285,6 +286,17 @@ fn bad_input_is_one_line_and_status_2() {
     assert!(String::from_utf8_lossy(&hex.stderr).contains("hexadecimal games are not octal games"));
     let huge = octal(&["solve", ".6", "-n", "1e14"]);
     assert!(String::from_utf8_lossy(&huge.stderr).contains("at most 2^40 heaps are supported"));
+    // A game without a sparse space is refused naming the engine asked for, GPU or not.
+    for engine in ["generic", "gpu"] {
+        let out = octal(&["solve", ".07", "--engine", engine, "-n", "100"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!(
+                "has no sparse space, so the {engine} engine cannot run it"
+            )),
+            "{err}"
+        );
+    }
 }
 
 #[test]

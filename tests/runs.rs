@@ -1,5 +1,6 @@
-//! Long runs: a run directory survives SIGKILL at random moments, damage is found and named, two
-//! writers are refused, and a failed write leaves the last checkpoint valid.
+//! Long runs: a run directory survives SIGKILL at random moments (on the CPU and, where there is
+//! one, on the GPU), damage is found and named, two writers are refused, and a failed write
+//! leaves the last checkpoint valid.
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -73,11 +74,21 @@ fn run_and_kill(args: &[&str], after: Duration) {
     let _ = child.wait();
 }
 
-#[test]
-fn sigkill_at_random_moments_loses_nothing() {
-    let n = "2^20";
-    let whole = json(&octal(&["solve", ".6", "-n", n, "--json", "-q"]));
-    let dir = fresh_dir("kill");
+/// Runs Officers to `n` heaps with the `engine` flags in a fresh run directory, SIGKILLs it (3
+/// `pause` plus up to `jitter` after its start) and eight resumes (`pause` plus up to `jitter`
+/// after each start) at random moments, checks the directory after each kill, and finishes it.
+/// Returns the finished run's JSON, the JSON of one uninterrupted run with the same flags, the
+/// directory and the seed of the moments.
+fn killed_and_whole(
+    name: &str,
+    engine: &[&str],
+    n: &str,
+    pause: Duration,
+    jitter: Duration,
+) -> (Value, Value, PathBuf, u64) {
+    let solve = [&["solve", ".6", "-n", n][..], engine].concat();
+    let whole = json(&octal(&[&solve[..], &["--json", "-q"]].concat()));
+    let dir = fresh_dir(name);
     let d = dir.to_str().unwrap();
     let seed = SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -85,25 +96,15 @@ fn sigkill_at_random_moments_loses_nothing() {
         .as_nanos() as u64
         | 1;
     let mut rng = Rng(seed);
+    let mut moment = |pauses: u32| {
+        pauses * pause + Duration::from_millis(rng.below(jitter.as_millis() as u64 + 1))
+    };
     run_and_kill(
-        &[
-            "solve",
-            ".6",
-            "-n",
-            n,
-            "--out",
-            d,
-            "--checkpoint-secs",
-            "0.05",
-            "-q",
-        ],
-        Duration::from_millis(300 + rng.below(900)),
+        &[&solve[..], &["--out", d, "--checkpoint-secs", "0.05", "-q"]].concat(),
+        moment(3),
     );
     for _ in 0..8 {
-        run_and_kill(
-            &["resume", d, "--checkpoint-secs", "0.05", "-q"],
-            Duration::from_millis(100 + rng.below(900)),
-        );
+        run_and_kill(&["resume", d, "--checkpoint-secs", "0.05", "-q"], moment(1));
         let check = octal(&["check", d]);
         assert!(
             check.status.success(),
@@ -112,7 +113,20 @@ fn sigkill_at_random_moments_loses_nothing() {
         );
     }
     let resumed = json(&octal(&["resume", d, "--json", "-q"]));
+    (resumed, whole, dir, seed)
+}
+
+#[test]
+fn sigkill_at_random_moments_loses_nothing() {
+    let (resumed, whole, dir, seed) = killed_and_whole(
+        "kill",
+        &[],
+        "2^20",
+        Duration::from_millis(100),
+        Duration::from_millis(900),
+    );
     assert_eq!(result(&resumed), result(&whole), "seed {seed}");
+    let d = dir.to_str().unwrap();
     // A finished run continues to a larger n, as if it had been asked for at once.
     let longer = json(&octal(&["resume", d, "-n", "1200000", "--json", "-q"]));
     let direct = json(&octal(&["solve", ".6", "-n", "1200000", "--json", "-q"]));
@@ -120,6 +134,31 @@ fn sigkill_at_random_moments_loses_nothing() {
     let status = json(&octal(&["status", d, "--json"]));
     assert_eq!(status["fnv1a64"], direct["fnv1a64"]);
     assert_eq!(status["run"]["state"], "finished");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The same with the GPU engine (`--gpu`, which every resume keeps): the device's blocks reach
+/// the run directory only proved, so a kill at any moment loses nothing either. Without a GPU
+/// (`gpu-info` fails): skipped.
+#[test]
+fn sigkill_of_a_gpu_run_loses_nothing() {
+    let info = octal(&["gpu-info"]);
+    if !info.status.success() {
+        eprintln!(
+            "skipped: no GPU ({})",
+            String::from_utf8_lossy(&info.stderr).trim()
+        );
+        return;
+    }
+    let (resumed, whole, dir, seed) = killed_and_whole(
+        "kill-gpu",
+        &["--gpu"],
+        "2^28",
+        Duration::from_millis(800),
+        Duration::from_millis(2000),
+    );
+    assert_eq!(resumed["engine"], "gpu", "seed {seed}");
+    assert_eq!(result(&resumed), result(&whole), "seed {seed}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -332,7 +332,7 @@ fn execute(
     bar.finish_and_clear();
     let solution = match solution {
         Err(
-            e @ (SolveError::NoSparseSpace(_)
+            e @ (SolveError::NoSparseSpace { .. }
             | SolveError::ExactTooLarge { .. }
             | SolveError::NoUnrolled(_)),
         ) => return Err(InputError(e.to_string()).into()),

@@ -136,9 +136,10 @@ pub enum SolveError {
     #[error(transparent)]
     Overflow(#[from] ValueOverflow),
     #[error(
-        "{0} has no sparse space, so the generic engine cannot run it (use --engine exact or auto)"
+        "{code} has no sparse space, so the {} engine cannot run it (use --engine exact or auto)",
+        engine.name()
     )]
-    NoSparseSpace(Code),
+    NoSparseSpace { code: Code, engine: Engine },
     #[error("the exact engine is O(n^2) and is limited to {EXACT_MAX} heaps ({n} asked for)")]
     ExactTooLarge { n: usize },
     #[error(transparent)]
@@ -186,8 +187,14 @@ pub fn solve_watched(
         (EngineChoice::Unrolled, None, _) | (EngineChoice::Unrolled, _, None) => {
             return Err(SolveError::NoUnrolled(req.code.clone()))
         }
-        (EngineChoice::Generic | EngineChoice::Gpu, None, _) => {
-            return Err(SolveError::NoSparseSpace(req.code.clone()))
+        (choice @ (EngineChoice::Generic | EngineChoice::Gpu), None, _) => {
+            return Err(SolveError::NoSparseSpace {
+                code: req.code.clone(),
+                engine: match choice {
+                    EngineChoice::Gpu => Engine::Gpu,
+                    _ => Engine::Generic,
+                },
+            })
         }
         (EngineChoice::Gpu, Some(_), _) => Engine::Gpu,
         (EngineChoice::Auto | EngineChoice::Unrolled, Some(_), Some(_)) => Engine::Unrolled,
