@@ -371,10 +371,9 @@ fn execute(
     }
     let report = Report {
         code: &cfg.request.code,
-        summary: match summarizer {
-            Some(sum) => sum.finish(&solution.values, solution.space.as_ref()),
-            None => Summary::of(&solution.values, solution.space.as_ref()),
-        },
+        summary: summarizer
+            .unwrap_or_else(|| Summarizer::new(solution.space))
+            .finish(&solution.values, solution.space.as_ref()),
         solution: &solution,
         threads: cfg.threads,
         seconds,
