@@ -171,6 +171,11 @@ pub fn solve_watched(
     watch: &mut dyn FnMut(&[u16]) -> Result<(), SolveError>,
 ) -> Result<Solution, SolveError> {
     let rules = req.code.rules();
+    // The GPU engine's device opens while discovery runs.
+    #[cfg(feature = "gpu")]
+    let opening = (req.engine == EngineChoice::Gpu).then(crate::gpu::device::Gpu::open_beside);
+    #[cfg(not(feature = "gpu"))]
+    let opening = ();
     // Discovery grows its range only while the run needs the heaps and they prove no period.
     let (discovered, space) = sparse::discover_growing(
         &rules,
@@ -235,6 +240,7 @@ pub fn solve_watched(
             let bits = value_bits(seed.entries().iter().map(|e| e.1).max().unwrap_or(0));
             let mut timings = Timings::default();
             let table = gpu_speculate_verify(
+                opening,
                 &req.code,
                 space,
                 seed,
@@ -297,10 +303,17 @@ pub fn solve_watched(
     })
 }
 
+/// The device a run opens beside its discovery (`None`: the run did not ask for the GPU).
+#[cfg(feature = "gpu")]
+type Opening = Option<crate::gpu::device::Opening>;
+#[cfg(not(feature = "gpu"))]
+type Opening = ();
+
 /// The GPU engine's loop (see [`crate::gpu::engine`]) on device 0; without the `gpu` feature,
 /// [`GpuError::NotBuilt`].
 #[allow(clippy::too_many_arguments)]
 fn gpu_speculate_verify(
+    opening: Opening,
     code: &Code,
     space: SparseSpace,
     table: RareTable,
@@ -314,7 +327,10 @@ fn gpu_speculate_verify(
 ) -> Result<RareTable, SolveError> {
     #[cfg(feature = "gpu")]
     {
-        let mut gpu = crate::gpu::device::Gpu::open()?;
+        let mut gpu = opening.map_or_else(
+            crate::gpu::device::Gpu::open,
+            crate::gpu::device::Opening::finish,
+        )?;
         crate::gpu::engine::speculate_verify(
             &mut gpu, None, code, space, table, bits, g, n, verify, notify, stop, timings,
         )
@@ -322,7 +338,7 @@ fn gpu_speculate_verify(
     #[cfg(not(feature = "gpu"))]
     {
         let _ = (
-            code, space, table, bits, g, n, verify, notify, stop, timings,
+            opening, code, space, table, bits, g, n, verify, notify, stop, timings,
         );
         Err(GpuError::NotBuilt.into())
     }
