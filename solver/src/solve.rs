@@ -305,15 +305,15 @@ pub fn solve_watched(
 
 /// The device a run opens beside its discovery (`None`: the run did not ask for the GPU).
 #[cfg(feature = "gpu")]
-type Opening = Option<crate::gpu::device::Opening>;
+type DeviceOpening = Option<crate::gpu::device::Opening>;
 #[cfg(not(feature = "gpu"))]
-type Opening = ();
+type DeviceOpening = ();
 
 /// The GPU engine's loop (see [`crate::gpu::engine`]) on device 0; without the `gpu` feature,
 /// [`GpuError::NotBuilt`].
 #[allow(clippy::too_many_arguments)]
 fn gpu_speculate_verify(
-    opening: Opening,
+    opening: DeviceOpening,
     code: &Code,
     space: SparseSpace,
     table: RareTable,
