@@ -10,9 +10,11 @@ assert D == sorted(D)
 tpl = open(sys.argv.pop(1) if sys.argv[1].endswith('.in') else 'front.cu.in').read()
 a = sys.argv[1:]
 for W, F in zip(a[::2], a[1::2]):
-    W, F = int(W), int(F)
+    QL = 1
+    if 'x' in W: W, QL = W.split('x')
+    W, F, QL = int(W), int(F), int(QL)
     near = sum(1 for d in D if d <= F)
-    src = (tpl.replace('@DEFS@', f'#define W {W}u\n#define F {F}u\n#define N_OPT {len(D)}u\n#define N_NEAR {near}u')
+    src = (tpl.replace('@DEFS@', f'#define W {W}u\n#define QL {QL}u\n#define T (W * QL)\n#define F {F}u\n#define N_OPT {len(D)}u\n#define N_NEAR {near}u')
            .replace('@DIST@', ','.join(map(str, D))).replace('@CODE@', ','.join(map(str, OC)))
            .replace('@OCB@', ','.join(str(c * 0x01010101) + 'u' for c in OC[:near])))
     blocks = []
@@ -26,7 +28,7 @@ for W, F in zip(a[::2], a[1::2]):
     import os
     extra = os.environ.get('DEFS', '')
     src = ''.join(f'#define {x}\n' for x in extra.split()) + src
-    name = f'front-{W}-{F}' + ''.join('-' + x.lower() for x in extra.split())
+    name = f'front-{W}x{QL}-{F}' + ''.join('-' + x.lower() for x in extra.split())
     open(name + '.cu', 'w').write(src)
     subprocess.check_call(['python3', '/tmp/ptx.py', name + '.cu', name + '.ptx'])
     print(name, 'near', near)
