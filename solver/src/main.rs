@@ -173,7 +173,7 @@ fn solve_command(cfg: cli::SolveConfig) -> Result<()> {
                 format: store::FORMAT,
                 code,
                 n: cfg.request.n,
-                engine: engine_arg(cfg.request.engine).to_string(),
+                engine: cfg.request.engine.name().to_string(),
                 check_period: cfg.request.check_period,
                 count: 0,
                 width,
@@ -196,16 +196,6 @@ fn solve_command(cfg: cli::SolveConfig) -> Result<()> {
         }
     };
     execute(cfg, session, values, 0.0, 0)
-}
-
-fn engine_arg(e: solve::EngineChoice) -> &'static str {
-    match e {
-        solve::EngineChoice::Auto => "auto",
-        solve::EngineChoice::Exact => "exact",
-        solve::EngineChoice::Generic => "generic",
-        solve::EngineChoice::Unrolled => "unrolled",
-        solve::EngineChoice::Gpu => "gpu",
-    }
 }
 
 fn resume_command(args: &cli::ResumeArgs) -> Result<()> {

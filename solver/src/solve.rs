@@ -46,6 +46,19 @@ pub enum EngineChoice {
     Gpu,
 }
 
+impl EngineChoice {
+    /// The name `--engine` takes (and a run directory keeps).
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineChoice::Auto => "auto",
+            EngineChoice::Exact => "exact",
+            EngineChoice::Generic => "generic",
+            EngineChoice::Unrolled => "unrolled",
+            EngineChoice::Gpu => "gpu",
+        }
+    }
+}
+
 /// The engine that computed a run's values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Engine {
@@ -139,7 +152,7 @@ pub enum SolveError {
         "{code} has no sparse space, so the {} engine cannot run it (use --engine exact or auto)",
         engine.name()
     )]
-    NoSparseSpace { code: Code, engine: Engine },
+    NoSparseSpace { code: Code, engine: EngineChoice },
     #[error("the exact engine is O(n^2) and is limited to {EXACT_MAX} heaps ({n} asked for)")]
     ExactTooLarge { n: usize },
     #[error(transparent)]
@@ -195,10 +208,7 @@ pub fn solve_watched(
         (choice @ (EngineChoice::Generic | EngineChoice::Gpu), None, _) => {
             return Err(SolveError::NoSparseSpace {
                 code: req.code.clone(),
-                engine: match choice {
-                    EngineChoice::Gpu => Engine::Gpu,
-                    _ => Engine::Generic,
-                },
+                engine: choice,
             })
         }
         (EngineChoice::Gpu, Some(_), _) => Engine::Gpu,
