@@ -77,6 +77,8 @@ pub struct Gpu {
     arch: String,
     /// Multiprocessors: the `spec` kernel runs one block on each.
     sms: u32,
+    /// Shared memory of a multiprocessor, in bytes.
+    sm_shared: usize,
     /// Compiled kernels by (table fingerprint, value bits, architecture).
     modules: HashMap<(u64, u32, String), Arc<Kernels>>,
 }
@@ -96,13 +98,15 @@ impl Gpu {
         }
         let ctx = CudaContext::new(0)?;
         let (major, minor) = ctx.compute_capability()?;
-        let sms = ctx.attribute(
-            cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-        )?;
+        use cudarc::driver::sys::CUdevice_attribute as Attr;
+        let sms = ctx.attribute(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?;
+        let sm_shared =
+            ctx.attribute(Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)?;
         Ok(Gpu {
             check: ctx.new_stream()?,
             copy: ctx.new_stream()?,
             sms: sms.max(1) as u32,
+            sm_shared: sm_shared.max(0) as usize,
             stream: ctx.default_stream(),
             ctx,
             arch: format!("compute_{major}{minor}"),
@@ -124,7 +128,7 @@ impl Gpu {
         }
         let ptx = compile(&kernels_gen::generate(game)?, &self.arch)?;
         let module = self.ctx.load_module(ptx)?;
-        let kernels = Arc::new(Kernels::load(&module, layout, self.sms)?);
+        let kernels = Arc::new(Kernels::load(&module, layout, self.sms, self.sm_shared)?);
         self.modules.insert(key, kernels.clone());
         Ok((kernels, true))
     }

@@ -20,13 +20,15 @@ const DECODE_THREADS: u32 = 256;
 /// for the host. Each has its own control words, failure word and copy of its values.
 pub const SLOTS: usize = 3;
 
-/// The three kernels of one generated module, with the layout they were generated for and the
-/// number of `spec` blocks that run at once (one per SM, all resident: the launch is cooperative).
+/// The three kernels of one generated module, with the layout they were generated for, the
+/// number of `spec` blocks that run at once (one per SM, all resident: the launch is cooperative)
+/// and the shared memory each asks for.
 pub struct Kernels {
     spec: CudaFunction,
     decode: CudaFunction,
     verify: CudaFunction,
     spec_blocks: u32,
+    spec_shared: usize,
     pub layout: Layout,
 }
 
@@ -139,23 +141,33 @@ fn grid(items: u64, threads: u32) -> LaunchConfig {
 }
 
 impl Kernels {
-    /// The kernels of `module`, with `spec` allowed its shared memory and sized to `sms`
-    /// multiprocessors.
-    pub fn load(module: &Arc<CudaModule>, layout: Layout, sms: u32) -> Result<Kernels, GpuError> {
+    /// The kernels of `module`, with `spec` sized to `sms` multiprocessors of `sm_shared` bytes
+    /// of shared memory each. A `spec` block asks for its layout's shared memory, and for more
+    /// than half an SM's when that is less: the driver would otherwise be free to place two of
+    /// the grid's blocks on one SM (it did, beside the verification's blocks: `spec` ran 30%
+    /// slower, every round waiting on the SMs doing two blocks' heaps).
+    pub fn load(
+        module: &Arc<CudaModule>,
+        layout: Layout,
+        sms: u32,
+        sm_shared: usize,
+    ) -> Result<Kernels, GpuError> {
         let spec = module.load_function("spec")?;
+        let spec_shared = layout.spec_shared.max(sm_shared / 2 + 1);
         spec.set_attribute(
             CUfunction_attribute_enum::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-            layout.spec_shared as i32,
+            spec_shared as i32,
         )?;
         let per_sm = spec.occupancy_max_active_blocks_per_multiprocessor(
             layout.spec_threads as u32,
-            layout.spec_shared,
+            spec_shared,
             None,
         )?;
-        if per_sm == 0 {
+        if per_sm != 1 {
             return Err(GpuError::Driver(format!(
-                "the spec kernel ({} threads, {} bytes of shared memory) does not fit one SM",
-                layout.spec_threads, layout.spec_shared
+                "the spec kernel ({} threads, {spec_shared} bytes of shared memory) fits {per_sm} \
+                 blocks on an SM, not one",
+                layout.spec_threads
             )));
         }
         Ok(Kernels {
@@ -163,6 +175,7 @@ impl Kernels {
             decode: module.load_function("decode")?,
             verify: module.load_function("verify")?,
             spec_blocks: sms,
+            spec_shared,
             layout,
         })
     }
@@ -226,12 +239,12 @@ impl Kernels {
         let cfg = LaunchConfig {
             grid_dim: (self.spec_blocks, 1, 1),
             block_dim: (l.spec_threads as u32, 1, 1),
-            shared_mem_bytes: l.spec_shared as u32,
+            shared_mem_bytes: self.spec_shared as u32,
         };
         Timed::around(stream, || {
             // SAFETY: matches `spec(code_t *codes, u64 cmask, u64 lo, u64 hi, unsigned window,
-            // u64 *ctl)` with the block size and dynamic shared memory the layout generated it
-            // for (the attribute was raised in `load`; occupancy checked there). It reads codes
+            // u64 *ctl)` with the block size the layout generated it for and at least its dynamic
+            // shared memory (the attribute was raised in `load`; occupancy checked there). It reads codes
             // of heaps lo - reach .. hi and writes codes of lo .. hi, each at heap & cmask
             // (cmask + 1 = ring heaps, a multiple of 16: 16-byte groups stay inside `codes`,
             // padded by 16 bytes), and the ctl::WORDS words of `ctl[slot]`. The grid barrier
