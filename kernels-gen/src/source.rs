@@ -257,7 +257,9 @@ __device__ __forceinline__ void mark_options(const Option *opts, const code_t *r
 // Speculates heaps [lo, hi) by rounds over a window of `window` heaps (at most WINDOW_MAX and
 // (FAR_SLOTS - 2) blocks): each round every heap of the window is computed from the codes of the
 // round before, heap n by a warp of block n % blocks (the lanes split the options, each marking
-// its own bitset; the bitsets are or-ed and the first free code taken) and stored if it changed.
+// its own bitset; the bitsets are or-ed and the first free code taken) and stored if it changed
+// (always in its first round: the ring holds the codes of the window and the heaps before it,
+// reloaded after every round, and no code of a heap entering it).
 // Options whose source lies before p read final values: a heap marks them once into its block's
 // far slot and the rounds recompute only the others. In its first round a heap marks the
 // options reaching more than `window` back (and nothing else: its near sources are guesses too
@@ -362,7 +364,7 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
             }
             if (lane == 0) {
                 if (fresh) {
-                    if (c < CODES && c != (unsigned)SOURCE(n)) codes[n & cmask] = (code_t)c;
+                    if (c < CODES) codes[n & cmask] = (code_t)c;
                     atomicMin(block_min, 2u * n + 1u);
                 } else if (c >= CODES) {
                     atomicMin(block_min + 1, n);
@@ -373,9 +375,9 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
                 }
             }
         }
-        // The next window reads heaps up to two windows past p; those from p on may have
-        // changed, or entered.
-        end_round(ctl, round, block_min, round_end, round_end + 1, ring, codes, cmask, p, min(p + 2ull * window, hi));
+        // Heaps [p, end) may have changed (or entered); the next window reads no other heap
+        // past p (its heaps past end are in their first round and read only heaps before p).
+        end_round(ctl, round, block_min, round_end, round_end + 1, ring, codes, cmask, p, end);
         u64 changed = round_end[0];
         u64 over = round_end[1];
         round++;
