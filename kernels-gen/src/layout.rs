@@ -43,7 +43,9 @@ pub struct Layout {
     /// Threads of a `spec` block (one warp per heap; each lane keeps a bitset of `words` words).
     pub spec_threads: usize,
     /// Heaps in each `spec` block's shared ring of codes (a power of two of at least
-    /// `reach + 2 WINDOW_MAX` and a 16-byte group: a round reloads up to two windows), or 0 when it would not fit and sources are read from global memory.
+    /// `reach + 2 WINDOW_MAX` and a 16-byte group: a launch first loads up to two windows past
+    /// its first heap, a round reloads its window), or 0 when it would not fit and sources are
+    /// read from global memory.
     pub ring: usize,
     /// Whether the options are copied to shared memory (else read from their table).
     pub options_shared: bool,
