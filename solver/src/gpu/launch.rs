@@ -143,9 +143,10 @@ fn grid(items: u64, threads: u32) -> LaunchConfig {
 impl Kernels {
     /// The kernels of `module`, with `spec` sized to `sms` multiprocessors of `sm_shared` bytes
     /// of shared memory each. A `spec` block asks for its layout's shared memory, and for more
-    /// than half an SM's when that is less: the driver would otherwise be free to place two of
-    /// the grid's blocks on one SM (it did, beside the verification's blocks: `spec` ran 30%
-    /// slower, every round waiting on the SMs doing two blocks' heaps).
+    /// than half an SM's when that is less: a cooperative launch only guarantees that every
+    /// block is resident, and where two fit an SM the driver may place two there, whose round
+    /// every other block then waits for (with blocks under half an SM, `spec` ran 1.1-1.55x
+    /// slower on the H200 beside the verification's blocks).
     pub fn load(
         module: &Arc<CudaModule>,
         layout: Layout,
