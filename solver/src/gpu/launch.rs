@@ -244,13 +244,13 @@ impl Kernels {
         };
         Timed::around(stream, || {
             // SAFETY: matches `spec(code_t *codes, u64 cmask, u64 lo, u64 hi, unsigned window,
-            // u64 *ctl)` with the block size the layout generated it for and at least its dynamic
-            // shared memory (the attribute was raised in `load`; occupancy checked there). It reads codes
-            // of heaps lo - reach .. hi and writes codes of lo .. hi, each at heap & cmask
-            // (cmask + 1 = ring heaps, a multiple of 16: 16-byte groups stay inside `codes`,
-            // padded by 16 bytes), and the ctl::WORDS words of `ctl[slot]`. The grid barrier
-            // needs every block resident: the launch is cooperative (the driver refuses it
-            // otherwise) with one block per SM.
+            // u64 *ctl)` with the block size the layout generated it for and at least its
+            // dynamic shared memory (the attribute was raised in `load`; occupancy checked
+            // there). It reads codes of heaps lo - reach .. hi and writes codes of lo .. hi, each
+            // at heap & cmask (cmask + 1 = ring heaps, a multiple of 16: 16-byte groups stay
+            // inside `codes`, padded by 16 bytes), and the ctl::WORDS words of `ctl[slot]`. The
+            // grid barrier needs every block resident: the launch is cooperative (the driver
+            // refuses it otherwise) with one block per SM.
             unsafe {
                 stream
                     .launch_builder(&self.spec)
