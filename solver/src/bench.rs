@@ -241,9 +241,25 @@ fn mapped_over_memory(code: &Code, n: usize, on: &rayon::ThreadPool, want: &[u16
     Ok(ratios[PAIRS / 2])
 }
 
-/// `octal bench --gpu`: the GPU engine, verified end to end, at 2^20, 2^22, ... and `n_max` heaps,
-/// against the CPU's auto engine on `threads` threads at the sizes up to `cpu_max` (their values
-/// must agree), in one run; the GPU's own speculation and verification rates beside them.
+/// The sizes `octal bench --gpu` runs: 2^20, 2^22, ... below `n_max`, then `n_max`, with
+/// `cpu_max` among them when it lies between (the CPU baseline's largest size is measured as
+/// asked, not at the power of four below it).
+fn gpu_sizes(n_max: usize, cpu_max: usize) -> Vec<usize> {
+    let mut sizes: Vec<usize> = (20..=40)
+        .step_by(2)
+        .map(|k| 1usize << k)
+        .take_while(|&s| s < n_max)
+        .chain([cpu_max.min(n_max), n_max])
+        .collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    sizes
+}
+
+/// `octal bench --gpu`: the GPU engine, verified end to end, at 2^20, 2^22, ... and `n_max` heaps
+/// (and `cpu_max`), against the CPU's auto engine on `threads` threads at the sizes up to
+/// `cpu_max` (their values must agree), in one run; the GPU's own speculation and verification
+/// rates beside them.
 fn gpu_against_cpu(
     code: &Code,
     n_max: usize,
@@ -252,12 +268,7 @@ fn gpu_against_cpu(
     json_path: Option<&Path>,
 ) -> Result<()> {
     let all = pool(threads)?;
-    let sizes: Vec<usize> = (20..=40)
-        .step_by(2)
-        .map(|k| 1usize << k)
-        .take_while(|&s| s < n_max)
-        .chain([n_max])
-        .collect();
+    let sizes = gpu_sizes(n_max, cpu_max);
     let run = |n: usize, engine: EngineChoice| {
         let mut req = Request::new(code.clone(), n);
         req.engine = engine;
@@ -325,4 +336,30 @@ fn gpu_against_cpu(
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::gpu_sizes;
+
+    #[test]
+    fn the_gpu_ladder_measures_the_cpu_at_its_largest_size() {
+        let m = 100_000_000;
+        assert_eq!(
+            gpu_sizes(1_000_000_000, m),
+            [
+                1 << 20,
+                1 << 22,
+                1 << 24,
+                1 << 26,
+                m,
+                1 << 28,
+                1_000_000_000
+            ]
+        );
+        // At a power of four, or past n: no size twice, none past n.
+        assert_eq!(gpu_sizes(1 << 24, 1 << 22), [1 << 20, 1 << 22, 1 << 24]);
+        assert_eq!(gpu_sizes(1 << 22, 1 << 26), [1 << 20, 1 << 22]);
+        assert_eq!(gpu_sizes(1000, 10), [10, 1000]);
+    }
 }

@@ -207,7 +207,7 @@ pub struct BenchArgs {
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
     /// Measure the GPU engine against the CPU engine (all threads) instead: verified values a
-    /// second at 2^20, 2^22, ... up to -n, the CPU at the sizes up to --cpu-max.
+    /// second at 2^20, 2^22, ..., --cpu-max and -n, the CPU at the sizes up to --cpu-max.
     #[arg(long)]
     pub gpu: bool,
     /// With --gpu: the largest size the CPU engine runs as the baseline.

@@ -3,7 +3,9 @@
 //! codes compiles for sm_90; with a device the GPU's values equal the CPU engine's.
 #![cfg(feature = "gpu")]
 
+use octal_core::fnv::fnv1a64_values;
 use octal_core::{exact, sparse, Code, RareTable, SparseSpace};
+use solver::games::GAMES;
 use solver::gpu::device::{self, Gpu};
 use solver::gpu::{engine, GpuError, Resident, Timings};
 use solver::solve::{solve, Engine, EngineChoice, Request};
@@ -133,31 +135,11 @@ fn device() -> Option<Gpu> {
     }
 }
 
-#[test]
-fn gpu_values_equal_the_cpu_engine() {
-    if device().is_none() {
-        return;
-    }
-    let mut codes: Vec<(Code, usize)> = vec![(".6".parse().unwrap(), 1 << 22)];
-    // Past discovery (2^15 to 2^17 heaps), so that the kernels compute most heaps; only games
-    // whose first 4096 heaps show a sparse space (the GPU engine refuses the others). Left out:
-    // the games whose CPU reference did not finish 2^18 heaps in 20 s on the development
-    // machine's 2 cores (tables of thousands of rare values, or a sparse space that fades before
-    // discovery ends). Games whose table is corrected hundreds of times on the way (.14 3233
-    // times, .143 518, .165 2516, .206 194) stay: the CPU engine takes the corrections while the
-    // table settles (for these, past 2^18), so the device compiles few kernel modules, not one a
-    // correction.
-    let slow = [
-        "0.004", "0.017", "0.1137", "0.115", "0.134", "0.135", "0.15", "0.152", "0.173", "0.226",
-        "0.373", "0.432", "0.76", "0.763", "4.024",
-    ];
-    codes.extend(
-        table_codes()
-            .into_iter()
-            .chain(random_codes(20))
-            .filter(|c| !slow.contains(&c.to_string().as_str()) && first_values(c).is_some())
-            .map(|c| (c, 1 << 18)),
-    );
+/// Solves each (code, n) with the CPU's generic engine and with the GPU engine, and asserts that
+/// the GPU's values equal the CPU's, value by value (fnv1a64 printed beside); returns how many
+/// were compared (a code the GPU engine refuses, or with no CPU reference, is skipped with a
+/// message).
+fn gpu_equals_cpu(codes: Vec<(Code, usize)>) -> usize {
     let mut compared = 0;
     for (code, n) in codes {
         let started = Instant::now();
@@ -186,7 +168,8 @@ fn gpu_values_equal_the_cpu_engine() {
                 );
                 compared += 1;
                 eprintln!(
-                    "{code} to {n}: equal (CPU {cpu_secs:.1} s, GPU {:.1} s, {} modules, {} heaps on the CPU)",
+                    "{code} to {n}: equal, fnv1a64 {:016x} (CPU {cpu_secs:.1} s, GPU {:.1} s, {} modules, {} heaps on the CPU)",
+                    fnv1a64_values(&got.values),
                     started.elapsed().as_secs_f64(),
                     t.compiled,
                     t.on_cpu
@@ -195,7 +178,51 @@ fn gpu_values_equal_the_cpu_engine() {
             Err(e) => eprintln!("{code}: GPU engine refused: {e}"),
         }
     }
+    compared
+}
+
+#[test]
+fn gpu_values_equal_the_cpu_engine() {
+    if device().is_none() {
+        return;
+    }
+    // Past discovery (2^15 to 2^17 heaps), so that the kernels compute most heaps; only games
+    // whose first 4096 heaps show a sparse space (the GPU engine refuses the others). Left out:
+    // the games whose CPU reference did not finish 2^18 heaps in 20 s on the development
+    // machine's 2 cores (tables of thousands of rare values, or a sparse space that fades before
+    // discovery ends). Games whose table is corrected hundreds of times on the way (.14 3233
+    // times, .143 518, .165 2516, .206 194) stay: the CPU engine takes the corrections while the
+    // table settles (for these, past 2^18), so the device compiles few kernel modules, not one a
+    // correction.
+    let slow = [
+        "0.004", "0.017", "0.1137", "0.115", "0.134", "0.135", "0.15", "0.152", "0.173", "0.226",
+        "0.373", "0.432", "0.76", "0.763", "4.024",
+    ];
+    let codes = table_codes()
+        .into_iter()
+        .chain(random_codes(20))
+        .filter(|c| !slow.contains(&c.to_string().as_str()) && first_values(c).is_some())
+        .map(|c| (c, 1 << 18))
+        .collect();
+    let compared = gpu_equals_cpu(codes);
     assert!(compared >= 10, "only {compared} games compared");
+}
+
+/// The acceptance sizes: every game of `games/` with a sparse space to 10^6 heaps and
+/// Officers to 2^26, value by value.
+#[test]
+fn gpu_games_and_officers_to_2_26_equal_the_cpu_engine() {
+    if device().is_none() {
+        return;
+    }
+    let mut codes: Vec<(Code, usize)> = GAMES
+        .iter()
+        .filter(|g| g.space.is_some())
+        .map(|g| (g.code.parse().unwrap(), 1_000_000))
+        .collect();
+    let sparse = codes.len();
+    codes.push((".6".parse().unwrap(), 1 << 26));
+    assert_eq!(gpu_equals_cpu(codes), sparse + 1, "a game was not compared");
 }
 
 /// Officers on the device from the CPU's first 2^17 heaps to 2^21, with `bits`-bit codes and what
