@@ -330,16 +330,23 @@ fn execute(
     };
     let seconds = elapsed_before + start.elapsed().as_secs_f64();
     if let Some(t) = &solution.gpu_timings {
+        let verification = if solution.verified {
+            format!(
+                "verified {} in {:.3} s of device time ({:.0}/s) beside it",
+                t.verified,
+                t.verify.as_secs_f64(),
+                t.verified_per_second()
+            )
+        } else {
+            "none verified (--speculate-only)".to_string()
+        };
         eprintln!(
-            "octal: gpu: speculated {} heaps in {:.3} s of device time ({:.0}/s, {} rounds, {:.1} heaps a round), verified {} in {:.3} s of device time ({:.0}/s) beside it; the host waited {:.3} s for the device; {} kernel modules compiled, {} heaps on the CPU while the table settled",
+            "octal: gpu: speculated {} heaps in {:.3} s of device time ({:.0}/s, {} rounds, {:.1} heaps a round), {verification}; the host waited {:.3} s for the device; {} kernel modules compiled, {} heaps on the CPU while the table settled",
             t.speculated,
             t.speculate.as_secs_f64(),
             t.speculated_per_second(),
             t.rounds,
             t.heaps_per_round(),
-            t.verified,
-            t.verify.as_secs_f64(),
-            t.verified_per_second(),
             t.waited.as_secs_f64(),
             t.compiled,
             t.on_cpu

@@ -225,6 +225,31 @@ fn gpu_games_and_officers_to_2_26_equal_the_cpu_engine() {
     assert_eq!(gpu_equals_cpu(codes), sparse + 1, "a game was not compared");
 }
 
+/// `--speculate-only` on the device: the candidates (Officers' table is complete, so they are the
+/// values) come back unverified, and the timings count no heap as verified.
+#[test]
+fn gpu_speculation_alone_is_labelled_unverified() {
+    if device().is_none() {
+        return;
+    }
+    let n = 1 << 20;
+    let mut cpu = Request::new(".6".parse().unwrap(), n);
+    cpu.engine = EngineChoice::Generic;
+    let want = solve(&cpu, &mut |_| {}).unwrap();
+    let mut req = Request::new(".6".parse().unwrap(), n);
+    req.engine = EngineChoice::Gpu;
+    req.verify = false;
+    let got = solve(&req, &mut |_| {}).unwrap();
+    assert!(!got.verified);
+    assert!(got.values == want.values, "the candidates differ");
+    let t = got.gpu_timings.unwrap();
+    assert!(t.speculated > 0);
+    assert_eq!(
+        t.verified, 0,
+        "heaps counted as verified without verification"
+    );
+}
+
 /// Officers on the device from the CPU's first 2^17 heaps to 2^21, with `bits`-bit codes and what
 /// `keep` says the device keeps, against the CPU engine.
 fn officers_on_the_device(gpu: &mut Gpu, cases: &[(u32, Option<Resident>)]) {

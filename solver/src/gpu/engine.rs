@@ -267,12 +267,13 @@ impl<'a> Session<'a> {
             let failed = if let Some(check) = &q.check {
                 timings.verify += check.elapsed()?;
                 let flagged = self.kernels.flagged(copy, &self.buf, q.slot)?;
-                self.prove(verifier, g, q.lo, hi, q.slot, flagged)?
+                let failed = self.prove(verifier, g, q.lo, hi, q.slot, flagged)?;
+                timings.verified += g.len() - q.lo;
+                failed
             } else {
                 self.fetch(g, q.slot, q.lo, q.lo, hi)?;
                 None
             };
-            timings.verified += g.len() - q.lo;
             if let Some(f) = failed {
                 return Ok(f);
             }

@@ -22,6 +22,7 @@ pub struct Timings {
     pub speculate: Duration,
     /// Rounds of the speculation window.
     pub rounds: usize,
+    /// Heaps the device's verification proved (none with `--speculate-only`).
     pub verified: usize,
     /// Device time of the `verify` launches (CUDA events; they run beside `spec`).
     pub verify: Duration,
