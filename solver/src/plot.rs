@@ -44,7 +44,8 @@ pub enum PlotError {
     UnsupportedExtension { path: PathBuf, extension: String },
     #[error("no values to plot")]
     Empty,
-    #[error("cannot write {}: {source}", .path.display())]
+    /// The cause is the source, not part of the message.
+    #[error("cannot write {}", .path.display())]
     Io {
         path: PathBuf,
         source: std::io::Error,

@@ -45,8 +45,9 @@ pub enum StoreError {
     /// Another process holds the directory.
     #[error("{0} is in use by another octal process (its lock is held)")]
     Locked(PathBuf),
-    /// Reading or writing failed (a full disk, permissions: exit 1).
-    #[error("{file}: {source}")]
+    /// Reading or writing failed (a full disk, permissions: exit 1). The cause is the source, not
+    /// part of the message (`{:#}` prints both, once each).
+    #[error("{file}")]
     Io { file: PathBuf, source: io::Error },
     /// The values read could not be kept (exit 1).
     #[error(transparent)]

@@ -36,9 +36,9 @@ const MIN_MAPPED: usize = 1 << 16;
 const ZEROS: usize = 1 << 20;
 
 /// The value history could not be created or grown (an unwritable temporary directory, a full
-/// disk).
+/// disk). The cause is the source, not part of the message.
 #[derive(Debug, thiserror::Error)]
-#[error("cannot keep the values in {}: {source}", path.display())]
+#[error("cannot keep the values in {}", path.display())]
 pub struct ValuesError {
     pub path: PathBuf,
     pub source: io::Error,
@@ -391,7 +391,10 @@ mod tests {
         let e = ValueStore::at(Path::new("/nonexistent-dir/values.work")).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "cannot keep the values in /nonexistent-dir/values.work: No such file or directory (os error 2)"
+            "cannot keep the values in /nonexistent-dir/values.work"
         );
+        // The cause is the error's source, said once by whoever prints the chain.
+        let source = std::error::Error::source(&e).unwrap();
+        assert_eq!(source.to_string(), "No such file or directory (os error 2)");
     }
 }
