@@ -435,3 +435,32 @@ fn gpu_without_a_gpu_is_one_line_and_status_1() {
         assert_eq!(err, why, "{args:?}");
     }
 }
+
+/// `bench` below discovery's 2^15 heaps discovers the space on those heaps, as `solve` does (it
+/// once said Officers had no sparse space), and its checked values are the solver's.
+#[test]
+fn bench_below_discovery_size_runs() {
+    let path = std::env::temp_dir().join(format!("octal-bench-{}.json", std::process::id()));
+    let out = octal(&[
+        "bench",
+        ".6",
+        "-n",
+        "1000",
+        "--json",
+        path.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let rows = doc["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["n"], 1000);
+    assert_eq!(
+        rows[0]["fnv1a64"],
+        solve_json(&[".6", "-n", "1000"])["fnv1a64"]
+    );
+}

@@ -56,7 +56,8 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     // The classic algorithm, single-threaded, timed at each size in one pass.
     let mut classic = Vec::new();
     let t0 = Instant::now();
-    let mut g = exact::values(&rules, solve::DISCOVERY_HEAPS.min(n_max))?;
+    // Discovery on the same heaps as `solve` uses, however few the bench asks for.
+    let mut g = exact::values(&rules, solve::DISCOVERY_HEAPS)?;
     let Some(space) = octal_core::sparse::discover(&rules, &g) else {
         bail!("{code} has no sparse space: the benchmark compares sparse-space engines");
     };
