@@ -302,43 +302,32 @@ fn bad_input_is_one_line_and_status_2() {
 #[test]
 fn unwritable_output_is_status_1() {
     // A values file, a run directory, a plot: one line naming the path, the cause said once.
-    let dir = std::env::temp_dir().join(format!("octal-unwritable-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("a-file");
-    std::fs::write(&file, "").unwrap();
-    let below = file.join("x");
-    let below = below.to_str().unwrap();
-    for args in [
-        vec![
-            "solve",
-            ".6",
-            "-n",
-            "100",
-            "--values",
-            "/nonexistent-dir/values.txt",
-        ],
-        vec!["solve", ".6", "-n", "100", "--out", below],
-        vec!["solve", ".6", "-n", "100", "--values", below],
-    ] {
-        let out = octal(&args);
-        assert_eq!(out.status.code(), Some(1), "{args:?}");
+    let one_line_cause_once = |out: &Output, path: &str| {
+        assert_eq!(out.status.code(), Some(1), "{path}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(err.lines().count(), 1, "{err}");
-        let path = args[args.len() - 1];
         assert!(err.contains(path), "{err}");
         let cause = err.rsplit(": ").next().unwrap().trim();
         assert_eq!(err.matches(cause).count(), 1, "the cause twice: {err}");
+    };
+    let file = tmp("unwritable-file");
+    std::fs::write(&file, "").unwrap();
+    let below = file.join("x");
+    let below = below.to_str().unwrap();
+    for (flag, path) in [
+        ("--values", "/nonexistent-dir/values.txt"),
+        ("--out", below),
+        ("--values", below),
+    ] {
+        one_line_cause_once(&octal(&["solve", ".6", "-n", "100", flag, path]), path);
     }
-    let run = dir.join("run");
+    let run = tmp("unwritable-run");
     let out = octal(&["solve", ".6", "-n", "100", "--out", run.to_str().unwrap()]);
     assert!(out.status.success());
-    let out = octal(&["plot", run.to_str().unwrap(), "-o", &format!("{below}.png")]);
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(err.lines().count(), 1, "{err}");
-    let cause = err.rsplit(": ").next().unwrap().trim();
-    assert_eq!(err.matches(cause).count(), 1, "the cause twice: {err}");
-    std::fs::remove_dir_all(&dir).unwrap();
+    let png = format!("{below}.png");
+    one_line_cause_once(&octal(&["plot", run.to_str().unwrap(), "-o", &png]), &png);
+    std::fs::remove_file(&file).unwrap();
+    std::fs::remove_dir_all(&run).unwrap();
 }
 
 #[test]
@@ -440,7 +429,7 @@ fn gpu_without_a_gpu_is_one_line_and_status_1() {
 /// once said Officers had no sparse space), and its checked values are the solver's.
 #[test]
 fn bench_below_discovery_size_runs() {
-    let path = std::env::temp_dir().join(format!("octal-bench-{}.json", std::process::id()));
+    let path = tmp("bench-below-discovery.json");
     let out = octal(&[
         "bench",
         ".6",
