@@ -159,16 +159,7 @@ static int rare[4000], nr;
 static inline int cc(int v) { return ((v >> 2) << 1) | (v & 1); }
 static double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 struct Cands { unsigned char c[8][B]; };   // candidate-major (row 7 unused)
-// Candidate i of heap n0 + q is hit by an option of the list: bit q of hit[i].
-static inline void batch_hits(const unsigned char *o, u64 n0, const Cands *cd, const int *ds, const unsigned char *ks, int cnt, u64 *hit) {
-  __m512i cv[K]; for (int i = 0; i < K; i++) cv[i] = _mm512_loadu_si512(cd->c[i]);
-  __mmask64 h[K] = {0};
-  for (int j = 0; j < cnt; j++) {
-    __m512i x = _mm512_xor_si512(_mm512_loadu_si512(o + n0 - ds[j]), _mm512_set1_epi8((char)ks[j]));
-    for (int i = 0; i < K; i++) h[i] |= _mm512_cmpeq_epi8_mask(x, cv[i]);
-  }
-  for (int i = 0; i < K; i++) hit[i] |= h[i];
-}
+// Candidate i < KK of heap n0 + q is hit by an option of the list: bit q of hit[i].
 template <int KK>
 static inline void batch_hits_k(const unsigned char *o, u64 n0, const Cands *cd, const int *ds, const unsigned char *ks, int cnt, u64 *hit) {
   __m512i cv[KK]; for (int i = 0; i < KK; i++) cv[i] = _mm512_loadu_si512(cd->c[i]);
