@@ -151,7 +151,8 @@ int main(int argc, char **argv) {
   for (size_t j = 0; j < td.size(); j++) { int t = (int)(j * TT / td.size()); tdd[t].push_back(td[j]); tkk[t].push_back(tk[j]); }
   for (int t = 0; t < TT; t++) tlo[t] = tdd[t].empty() ? (int)D2 : tdd[t][0] - 1;
   printf("N=%llu DTc=%d D2=%u T=%d W=%d HPI=%u: swar %zu near %zu batch %zu t1 %zu gpu %zu; T1 ranges:", N, DTc, D2, T, W, HPI, sd.size(), nd.size(), bd.size(), td.size(), fd.size());
-  for (int t = 0; t < TT; t++) printf(" (%d..%d: %zu)", tlo[t], tdd[t].empty() ? 0 : tdd[t].back(), tdd[t].size()); printf("\n");
+  for (int t = 0; t < TT; t++) printf(" (%d..%d: %zu)", tlo[t], tdd[t].empty() ? 0 : tdd[t].back(), tdd[t].size());
+  printf("\n");
 #ifdef CPUONLY
   unsigned char *hcodes = codes; u64 *hp = (u64 *)aligned_alloc(64, 4096);
   Cands *hcand = (Cands *)aligned_alloc(64, sizeof(Cands) * CRING);
@@ -173,7 +174,6 @@ int main(int argc, char **argv) {
   Slot *slots = new Slot[(size_t)CRING * TT]; for (size_t i = 0; i < (size_t)CRING * TT; i++) slots[i].tag.store(0);
   std::atomic<u64> cprog(start);
   u64 *pubt = (u64 *)calloc(nb + 1, 8), *tagt = (u64 *)calloc(nb + 1, 8);
-  std::atomic<bool> go(false);
 #ifdef CPUONLY
   std::thread fake([&]() { // candidates of b appear once progress allows the GPU to start b (zero latency)
     for (u64 b = 0; b < nb; b++) { u64 n0 = start + b * B;

@@ -237,7 +237,8 @@ int main(int argc, char **argv) {
   for (size_t j = 0; j < td.size(); j++) { int t = (int)(j * TT / td.size()); tdd[t].push_back(td[j]); tkk[t].push_back(tk[j]); }
   for (int t = 0; t < TT; t++) tlo[t] = tdd[t].empty() ? (int)D2 : tdd[t][0] - 1;
   printf("N=%llu DTc=%d D2=%u D3=%u T=%d W=%d HPI=%u: swar %zu near %zu batch %zu t1 %zu gpuB %zu gpuA %zu; T1 ranges:", N, DTc, D2, D3, T, W, HPI, sd.size(), nd.size(), bd.size(), td.size(), fB.size(), fA.size());
-  for (int t = 0; t < TT; t++) printf(" (%d..%d: %zu)", tlo[t], tdd[t].empty() ? 0 : tdd[t].back(), tdd[t].size()); printf("\n");
+  for (int t = 0; t < TT; t++) printf(" (%d..%d: %zu)", tlo[t], tdd[t].empty() ? 0 : tdd[t].back(), tdd[t].size());
+  printf("\n");
   u64 nitems = nb * B / HPI;
 #ifdef CPUONLY
   unsigned short *hcodes = (unsigned short *)aligned_alloc(64, 2 * HRING);
@@ -260,7 +261,8 @@ int main(int argc, char **argv) {
       for (size_t j = 0; j < fB.size(); j++) { int x = cc(g[n - fB[j]]) ^ kB[j]; bs[x >> 6] |= 1ull << (x & 63); }
       for (size_t j = 0; j < fA.size(); j++) { int x = cc(g[n - fA[j]]) ^ kA[j]; bs[x >> 6] |= 1ull << (x & 63); }
       unsigned char rb[8]; int k = 0; for (int x = 0; x < 256 && k < K; x++) if (!(bs[x >> 6] >> (x & 63) & 1)) rb[k++] = x;
-      while (k < K) rb[k++] = 0xff; rb[7] = ctag(b);
+      while (k < K) rb[k++] = 0xff;
+      rb[7] = ctag(b);
       memcpy(&allrec[b * B + q], rb, 8); } }
   if (getenv("NOFAKE")) for (u64 b = 0; b < nb; b++) memcpy(hcand + (b % CRING) * B, &allrec[b * B], 8 * B);
   std::thread fake([&]() { if (getenv("NOFAKE")) return;
