@@ -176,31 +176,33 @@ __device__ __forceinline__ void load_ring(code_t *ring, const code_t *codes, u64
 }
 #endif
 
-// Ends round r for this block: folds the block's first changed and first overflowing heap into
-// the round's slots and waits until every block of the (cooperative, hence co-resident) grid has
-// arrived; then, while thread 0 reads the grid's first changed heap and first overflow into
-// *changed and *over (shared memory), the block reloads its ring with the codes of heaps
-// [from, to) (see `spec`). Writes before it are visible after it to reads past L1 (__ldcg). The
-// barrier counts arrivals without reset, so nothing waits on a last arriver.
-__device__ __forceinline__ void end_round(u64 *ctl, unsigned r, u64 *block_min, u64 *changed, u64 *over,
-        code_t *ring, const code_t *codes, u64 cmask, u64 from, u64 to) {
-    __syncthreads();
+// Thread 0's part of the end of round r (after a block barrier): folds the block's first changed
+// and first overflowing heap into the round's slots and waits until every block of the
+// (cooperative, hence co-resident) grid has arrived. The barrier counts arrivals without reset,
+// so nothing waits on a last arriver.
+__device__ __forceinline__ void arrive(u64 *ctl, unsigned r, u64 *block_min) {
     unsigned slot = r % 3u;
-    if (threadIdx.x == 0) {
-        if (block_min[0] != NONE) atomicMin(ctl + CTL_CHANGED + slot, block_min[0]);
-        if (block_min[1] != NONE) atomicMin(ctl + CTL_OVER + slot, block_min[1]);
-        // Release: this block's codes and slot minima before the arrival; acquire: every
-        // block's after it (bar.sync carries both to the block's other threads).
-        asm volatile("red.release.gpu.global.add.u64 [%0], 1;" :: "l"(ctl + CTL_ARRIVED) : "memory");
-        u64 all = (u64)(r + 1u) * gridDim.x;
-        u64 arrived;
-        do {
-            asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(arrived) : "l"(ctl + CTL_ARRIVED) : "memory");
-        } while (arrived < all);
-        block_min[0] = NONE;
-        block_min[1] = NONE;
-    }
-    __syncthreads();
+    if (block_min[0] != NONE) atomicMin(ctl + CTL_CHANGED + slot, block_min[0]);
+    if (block_min[1] != NONE) atomicMin(ctl + CTL_OVER + slot, block_min[1]);
+    // Release: this block's codes and slot minima before the arrival; acquire: every block's
+    // after it (bar.sync carries both to the block's other threads).
+    asm volatile("red.release.gpu.global.add.u64 [%0], 1;" :: "l"(ctl + CTL_ARRIVED) : "memory");
+    u64 all = (u64)(r + 1u) * gridDim.x;
+    u64 arrived;
+    do {
+        asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(arrived) : "l"(ctl + CTL_ARRIVED) : "memory");
+    } while (arrived < all);
+    block_min[0] = NONE;
+    block_min[1] = NONE;
+}
+
+// The rest of the end of round r, after a block barrier that follows `arrive`: while thread 0
+// reads the grid's first changed heap and first overflow into *changed and *over (shared
+// memory), the block reloads its ring with the codes of heaps [from, to) (see `spec`). Writes
+// before the arrival are visible after it to reads past L1 (__ldcg).
+__device__ __forceinline__ void finish_round(u64 *ctl, unsigned r, u64 *changed, u64 *over,
+        code_t *ring, const code_t *codes, u64 cmask, u64 from, u64 to) {
+    unsigned slot = r % 3u;
     if (threadIdx.x == 0) {
         *changed = *(volatile u64 *)(ctl + CTL_CHANGED + slot);
         *over = *(volatile u64 *)(ctl + CTL_OVER + slot);
@@ -212,6 +214,22 @@ __device__ __forceinline__ void end_round(u64 *ctl, unsigned r, u64 *block_min, 
 }
 
 struct __align__(8) Option { unsigned dist; unsigned code; };
+
+// Option j: from the block's copy in shared memory, or from the table when it does not fit.
+__device__ __forceinline__ Option option_at(const Option *opts, unsigned j) {
+#if OPTIONS_SHARED
+    return opts[j];
+#else
+    return Option{OPTION_DIST[j], OPTION_CODE[j]};
+#endif
+}
+
+// The first k >= the first heap's of block b at or past p with k = res mod the block's warps (the
+// block's heaps are b + blocks * k; warp w takes those with k = w mod warps).
+__device__ __forceinline__ u64 first_k(u64 p, u64 blocks, u64 b, unsigned res) {
+    u64 k = (p + blocks - 1u - b) / blocks;
+    return k + (res + SPEC_THREADS / 32u - (unsigned)(k % (SPEC_THREADS / 32u))) % (SPEC_THREADS / 32u);
+}
 
 #if RING
 #define SOURCE(h) ring[(h) & (RING - 1)]
@@ -236,12 +254,7 @@ __device__ __forceinline__ void mark_options(const Option *opts, const code_t *r
         unsigned x[SPEC_UNROLL];
         #pragma unroll
         for (unsigned u = 0; u < SPEC_UNROLL; u++) {
-            unsigned j = min(j0 + 32u * u, to - 1u);
-#if OPTIONS_SHARED
-            Option o = opts[j];
-#else
-            Option o = {OPTION_DIST[j], OPTION_CODE[j]};
-#endif
+            Option o = option_at(opts, min(j0 + 32u * u, to - 1u));
             x[u] = (unsigned)SOURCE_BACK(n, o.dist) ^ o.code;
         }
         #pragma unroll
@@ -265,6 +278,25 @@ __device__ __forceinline__ void mark_options(const Option *opts, const code_t *r
     __syncwarp();
 }
 
+// Moves into the far slot si of heap n its options whose sources lie before p, as far as the
+// lanes' samples of the distances tell (the first sample past n - p bounds them): options
+// [s, settled[si]) join the slot, which then holds [s, N_OPTIONS). The bound only falls as p
+// advances; min() keeps the slot's range whole regardless.
+__device__ __forceinline__ void settle(const Option *opts, const code_t *ring, const code_t *codes, u64 cmask,
+        unsigned *far, unsigned *settled, unsigned lane, u64 n, unsigned si, unsigned sample, unsigned near, u64 p) {
+    unsigned *slot = far + WORDS * si;
+    unsigned above_t = __ballot_sync(0xffffffffu, sample > (unsigned)(n - p));
+    unsigned s_old = settled[si];
+    unsigned s = min(above_t ? (unsigned)(__ffs(above_t) - 1) * near / 32u : near, s_old);
+    for (unsigned j = s + lane; j < s_old; j += 32u) {
+        Option o = option_at(opts, j);
+        unsigned x = (unsigned)SOURCE_BACK(n, o.dist) ^ o.code;
+        atomicOr(slot + (x >> 5), 1u << (x & 31u));
+    }
+    __syncwarp();
+    if (lane == 0) settled[si] = s;
+}
+
 // Speculates heaps [lo, hi) by rounds over a window of `window` heaps (at most WINDOW_MAX and
 // (FAR_SLOTS - 2) blocks): each round every heap of the window is computed from the codes of the
 // round before, heap n by a warp of block n % blocks (the lanes split the options, each marking
@@ -275,13 +307,14 @@ __device__ __forceinline__ void mark_options(const Option *opts, const code_t *r
 // far slot and the rounds recompute only the others. In its first round a heap marks the
 // options reaching more than `window` back (and nothing else: its near sources are guesses too
 // young to be worth the time, and the round's slowest warp would be the one doing both) and
-// counts as changed; as p advances, its options whose sources p has passed join the slot too
-// (bounded by 32 samples of the distances, so a few stay in the rounds a little longer). The
-// heaps before the first one that changed agree with their own options: they are the values of
-// the recurrence, and so is the first changed heap, computed from them, unless it was in its
-// first round; the window moves past it (to it, in that case). A round's first change is kept as
-// 2 n + 1 for a heap in its first round and 2 n otherwise. A launch ends when the window passes
-// hi, or at the first heap, so proved, whose mex leaves the code space.
+// counts as changed; as p advances, its options whose sources p has passed join the slot too,
+// while thread 0 waits at the grid barrier (`settle`: bounded by 32 samples of the distances, so
+// a few stay in the rounds a little longer). The heaps before the first one that changed agree
+// with their own options: they are the values of the recurrence, and so is the first changed
+// heap, computed from them, unless it was in its first round; the window moves past it (to it,
+// in that case). A round's first change is kept as 2 n + 1 for a heap in its first round and 2 n
+// otherwise. A launch ends when the window passes hi, or at the first heap, so proved, whose mex
+// leaves the code space.
 extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u64 cmask, u64 lo, u64 hi, unsigned window, u64 *ctl) {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ u64 block_min[2], round_end[2];
@@ -333,28 +366,16 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
             ctl[CTL_CHANGED + (round + 1u) % 3u] = NONE;
             ctl[CTL_OVER + (round + 1u) % 3u] = NONE;
         }
-        // This block's heaps of the window are b + blocks * k; warp w takes the k = w mod warps.
-        u64 k = (p + blocks - 1u - b) / blocks;
-        k += (warp + SPEC_THREADS / 32u - (unsigned)(k % (SPEC_THREADS / 32u))) % (SPEC_THREADS / 32u);
-        for (; b + blocks * k < end; k += SPEC_THREADS / 32u) {
+        for (u64 k = first_k(p, blocks, b, warp); b + blocks * k < end; k += SPEC_THREADS / 32u) {
             u64 n = b + blocks * k;
             unsigned si = (unsigned)(k % FAR_SLOTS);
             unsigned *slot = far + WORDS * si;
             unsigned *marks = near_marks + WORDS * warp;
             bool fresh = n >= fresh_from;
-            // Options [s, near) read heaps before p (the first sample past n - p bounds them):
-            // proved, so they join the far slot once and the rounds recompute only [0, s). The
-            // bound only falls as p advances; min() keeps the slot's range whole regardless.
-            unsigned above_t = __ballot_sync(0xffffffffu, sample > (unsigned)(n - p));
-            unsigned s_old = fresh ? near : settled[si];
-            unsigned s = min(above_t ? (unsigned)(__ffs(above_t) - 1) * near / 32u : near, s_old);
+            // Options [s, N_OPTIONS) are in the far slot (see `settle`), the round marks [0, s).
+            unsigned s = fresh ? near : settled[si];
             if (fresh) mark_options(opts, ring, codes, cmask, mine, slot, lane, n, near, N_OPTIONS);
-            for (unsigned j = s + lane; j < s_old; j += 32u) {
-                Option o = opts[j];
-                unsigned x = (unsigned)SOURCE_BACK(n, o.dist) ^ o.code;
-                atomicOr(slot + (x >> 5), 1u << (x & 31u));
-            }
-            // Both branches end with __syncwarp: the slot's marks are in, s_old read by all.
+            // Both branches end with __syncwarp: the slot's marks are in.
             if (fresh) {
                 for (unsigned w = lane; w < WORDS; w += 32u) marks[w] = 0u;
                 __syncwarp();
@@ -388,7 +409,22 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
         }
         // Heaps [p, end) may have changed (or entered); the next window reads no other heap
         // past p (its heaps past end are in their first round and read only heaps before p).
-        end_round(ctl, round, block_min, round_end, round_end + 1, ring, codes, cmask, p, end);
+        // While thread 0 waits for the grid, the other warps settle their heaps (warp 1 warp 0's
+        // too): this work used to start each heap's turn, where it cost ~1 100 cycles a heap.
+        __syncthreads();
+        if (tid == 0) {
+            arrive(ctl, round, block_min);
+        } else if (warp != 0) {
+            for (unsigned res = warp; ; res = 0u) {
+                for (u64 k = first_k(p, blocks, b, res); b + blocks * k < end; k += SPEC_THREADS / 32u) {
+                    settle(opts, ring, codes, cmask, far, settled, lane, b + blocks * k,
+                        (unsigned)(k % FAR_SLOTS), sample, near, p);
+                }
+                if (res != 1u) break;
+            }
+        }
+        __syncthreads();
+        finish_round(ctl, round, round_end, round_end + 1, ring, codes, cmask, p, end);
         u64 changed = round_end[0];
         u64 over = round_end[1];
         round++;

@@ -26,8 +26,9 @@ use std::collections::VecDeque;
 use std::time::Instant;
 
 /// Heaps of the `spec` kernel's window: the fastest of 512 .. 8192 on Officers on the H200
-/// (bench/results/officers-gpu-h200-window.md).
-const DEFAULT_WINDOW: usize = 4096;
+/// (bench/results/officers-gpu-h200-window.md; 3072 since kernels-gen 4.6, which settles a heap's
+/// options during the grid barrier's wait: bench/results/officers-gpu-h200-session16.md).
+const DEFAULT_WINDOW: usize = 3072;
 
 /// The `spec` kernel's window: [`DEFAULT_WINDOW`], or what the environment variable
 /// `OCTAL_GPU_WINDOW` says (a tuning knob: a larger window means more heaps per round and more
