@@ -1,6 +1,6 @@
 //! The GPU engine. Without NVRTC or a device these tests skip with a message; with NVRTC alone
-//! (CI: `. scripts/nvrtc-env.sh`) the generated source of every game in `tests/data` and of random
-//! codes compiles for sm_90; with a device the GPU's values equal the CPU engine's, value by
+//! (CI: `. scripts/nvrtc-env.sh`) the generated source of every game in `tests/data`, of random
+//! codes, of wide codes and of a table too large for shared memory compiles for sm_90; with a device the GPU's values equal the CPU engine's, value by
 //! value (every game of `games/` to 10^6 heaps, Officers to 2^26, the test tables' games and
 //! random codes to 2^18), and `--speculate-only` comes back labelled unverified.
 #![cfg(feature = "gpu")]
@@ -123,6 +123,31 @@ fn wide_codes_compile_with_nvrtc() {
         let source = kernels_gen::generate(&game).unwrap();
         device::compile(&source, "compute_90").unwrap_or_else(|e| panic!("{bits} bits: {e}"));
     }
+}
+
+/// A table too large for a block's shared memory (20 000 options, one-byte codes: more than fit
+/// beside the bitsets) makes the kernels read their options from the table in global memory, in
+/// the marking and the settle loops alike; no game of the tables has one this early, so a table
+/// is made up for Officers' space (every heap below 20 000 rare, value 0) to compile that source.
+#[test]
+fn large_tables_compile_with_nvrtc() {
+    if !device::nvrtc_present() {
+        eprintln!("skipped: no NVRTC (run `. scripts/nvrtc-env.sh` first)");
+        return;
+    }
+    let code: Code = ".6".parse().unwrap();
+    let (space, _) = first_values(&code).unwrap();
+    let table = RareTable::from_entries((0..20_000).map(|n| (n, 0)).collect());
+    let game = kernels_gen::Game {
+        code: &code,
+        space,
+        table: &table,
+        value_bits: 9,
+    };
+    let layout = kernels_gen::Layout::new(&game).unwrap();
+    assert!(!layout.options_shared && !layout.constant);
+    let source = kernels_gen::generate(&game).unwrap();
+    device::compile(&source, "compute_90").unwrap_or_else(|e| panic!("{e}"));
 }
 
 /// The device, or None (with a message) where there is none.
