@@ -1,8 +1,9 @@
 //! The GPU engine. Without NVRTC or a device these tests skip with a message; with NVRTC alone
 //! (CI: `. scripts/nvrtc-env.sh`) the generated source of every game in `tests/data`, of random
-//! codes, of wide codes and of a table too large for shared memory compiles for sm_90; with a device the GPU's values equal the CPU engine's, value by
-//! value (every game of `games/` to 10^6 heaps, Officers to 2^26, the test tables' games and
-//! random codes to 2^18), and `--speculate-only` comes back labelled unverified.
+//! codes, of wide codes and of a table too large for shared memory compiles for sm_90; with a
+//! device the GPU's values equal the CPU engine's, value by value (every game of `games/` to
+//! 10^6 heaps, Officers to 2^26, the test tables' games and random codes to 2^18), and
+//! `--speculate-only` comes back labelled unverified.
 #![cfg(feature = "gpu")]
 
 use octal_core::fnv::fnv1a64_values;

@@ -411,6 +411,13 @@ __device__ __forceinline__ u64 first_k(u64 p, u64 blocks, u64 b, unsigned res) {
 #define SOURCE_BACK(n, d) __ldcg(codes + (((n) - (d)) & cmask))
 #endif
 
+// Code of the option j of heap n: the code of its source heap n - d xor the option's code.
+__device__ __forceinline__ unsigned option_code(const Option *opts, const code_t *ring, const code_t *codes,
+        u64 cmask, u64 n, unsigned j) {
+    Option o = option_at(opts, j);
+    return (unsigned)SOURCE_BACK(n, o.dist) ^ o.code;
+}
+
 // Marks, in this lane's bitset, the options j in [from, to) of heap n (the lanes split them):
 // SPEC_UNROLL options a lane at a time, their loads first, then the marks (shared atomics, which
 // nothing waits for), so that the loads overlap. A lane past `to` marks option to - 1 again,
@@ -424,10 +431,7 @@ __device__ __forceinline__ void mark_options(const Option *opts, const code_t *r
     for (unsigned j0 = from + lane; j0 < to; j0 += 32u * SPEC_UNROLL) {
         unsigned x[SPEC_UNROLL];
         #pragma unroll
-        for (unsigned u = 0; u < SPEC_UNROLL; u++) {
-            Option o = option_at(opts, min(j0 + 32u * u, to - 1u));
-            x[u] = (unsigned)SOURCE_BACK(n, o.dist) ^ o.code;
-        }
+        for (unsigned u = 0; u < SPEC_UNROLL; u++) x[u] = option_code(opts, ring, codes, cmask, n, min(j0 + 32u * u, to - 1u));
         #pragma unroll
         for (unsigned u = 0; u < SPEC_UNROLL; u++) atomicOr(mine + 32u * (x[u] >> 5), 1u << (x[u] & 31u));
     }
@@ -460,12 +464,20 @@ __device__ __forceinline__ void settle(const Option *opts, const code_t *ring, c
     unsigned s_old = settled[si];
     unsigned s = min(above_t ? (unsigned)(__ffs(above_t) - 1) * near / 32u : near, s_old);
     for (unsigned j = s + lane; j < s_old; j += 32u) {
-        Option o = option_at(opts, j);
-        unsigned x = (unsigned)SOURCE_BACK(n, o.dist) ^ o.code;
+        unsigned x = option_code(opts, ring, codes, cmask, n, j);
         atomicOr(slot + (x >> 5), 1u << (x & 31u));
     }
     __syncwarp();
     if (lane == 0) settled[si] = s;
+}
+
+// Settles the heaps of block b in the window [p, end) whose k = res mod the block's warps.
+__device__ __forceinline__ void settle_heaps(const Option *opts, const code_t *ring, const code_t *codes, u64 cmask,
+        unsigned *far, unsigned *settled, unsigned lane, u64 blocks, u64 b, unsigned res, unsigned sample,
+        unsigned near, u64 p, u64 end) {
+    for (u64 k = first_k(p, blocks, b, res); b + blocks * k < end; k += SPEC_THREADS / 32u) {
+        settle(opts, ring, codes, cmask, far, settled, lane, b + blocks * k, (unsigned)(k % FAR_SLOTS), sample, near, p);
+    }
 }
 
 // Speculates heaps [lo, hi) by rounds over a window of `window` heaps (at most WINDOW_MAX and
@@ -586,12 +598,8 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
         if (tid == 0) {
             arrive(ctl, round, block_min);
         } else if (warp != 0) {
-            for (unsigned res = warp; ; res = 0u) {
-                for (u64 k = first_k(p, blocks, b, res); b + blocks * k < end; k += SPEC_THREADS / 32u) {
-                    settle(opts, ring, codes, cmask, far, settled, lane, b + blocks * k,
-                        (unsigned)(k % FAR_SLOTS), sample, near, p);
-                }
-                if (res != 1u) break;
+            for (unsigned pass = 0; pass < (warp == 1u ? 2u : 1u); pass++) {
+                settle_heaps(opts, ring, codes, cmask, far, settled, lane, blocks, b, pass ? 0u : warp, sample, near, p, end);
             }
         }
         __syncthreads();
