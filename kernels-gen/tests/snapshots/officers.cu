@@ -555,17 +555,16 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
             unsigned *slot = far + WORDS * si;
             unsigned *marks = near_marks + WORDS * warp;
             bool fresh = n >= fresh_from;
-            // Options [s, N_OPTIONS) are in the far slot (see `settle`), the round marks [0, s).
-            unsigned s = fresh ? near : settled[si];
-            if (fresh) mark_options(opts, ring, codes, cmask, mine, slot, lane, n, near, N_OPTIONS);
-            // Both branches end with __syncwarp: the slot's marks are in.
+            // Options [settled[si], N_OPTIONS) are in the far slot (see `settle`), the round
+            // marks the others. Both branches end with __syncwarp: the slot's marks are in.
             if (fresh) {
+                mark_options(opts, ring, codes, cmask, mine, slot, lane, n, near, N_OPTIONS);
                 for (unsigned w = lane; w < WORDS; w += 32u) marks[w] = 0u;
+                if (lane == 0) settled[si] = near;
                 __syncwarp();
             } else {
-                mark_options(opts, ring, codes, cmask, mine, marks, lane, n, 0u, s);
+                mark_options(opts, ring, codes, cmask, mine, marks, lane, n, 0u, settled[si]);
             }
-            if (lane == 0) settled[si] = s;
             unsigned c = CODES;
             for (unsigned w0 = 0; w0 < WORDS && c == CODES; w0 += 32u) {
                 unsigned w = w0 + lane;
