@@ -179,19 +179,22 @@ __device__ __forceinline__ void load_ring(code_t *ring, const code_t *codes, u64
 // Thread 0's part of the end of round r (after a block barrier): folds the block's first changed
 // and first overflowing heap into the round's slots and waits until every block of the
 // (cooperative, hence co-resident) grid has arrived. The barrier counts arrivals without reset,
-// so nothing waits on a last arriver.
+// so nothing waits on a last arriver. The arrival returns the count, so the last block to arrive
+// does not poll at all, and the others start polling from what it told them (1% faster than a
+// `red` and polls, bench/results/officers-gpu-h200-session18.md).
 __device__ __forceinline__ void arrive(u64 *ctl, unsigned r, u64 *block_min) {
     unsigned slot = r % 3u;
     if (block_min[0] != NONE) atomicMin(ctl + CTL_CHANGED + slot, block_min[0]);
     if (block_min[1] != NONE) atomicMin(ctl + CTL_OVER + slot, block_min[1]);
     // Release: this block's codes and slot minima before the arrival; acquire: every block's
     // after it (bar.sync carries both to the block's other threads).
-    asm volatile("red.release.gpu.global.add.u64 [%0], 1;" :: "l"(ctl + CTL_ARRIVED) : "memory");
     u64 all = (u64)(r + 1u) * gridDim.x;
     u64 arrived;
-    do {
+    asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], 1;" : "=l"(arrived) : "l"(ctl + CTL_ARRIVED) : "memory");
+    arrived += 1u;
+    while (arrived < all) {
         asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(arrived) : "l"(ctl + CTL_ARRIVED) : "memory");
-    } while (arrived < all);
+    }
     block_min[0] = NONE;
     block_min[1] = NONE;
 }
