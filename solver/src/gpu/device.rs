@@ -102,12 +102,18 @@ impl Gpu {
         let sms = ctx.attribute(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?;
         let sm_shared =
             ctx.attribute(Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)?;
+        // The speculation's stream at the highest priority, the verification's at the lowest
+        // (the block scheduler serves the higher priority's blocks first): so the two keep pace.
+        // With equal priorities, the speculation on the default stream, the verification fell
+        // behind it and set the pace (Officers 10^9 on the H200: verification 65 -> 70 M/s,
+        // end to end 62.6 -> 67.2 M values/s; bench/results/officers-gpu-h200-session18.md).
+        let (least, greatest) = cudarc::driver::result::stream::get_priority_range()?;
         Ok(Gpu {
-            check: ctx.new_stream()?,
+            check: ctx.new_stream_with_priority(least)?,
             copy: ctx.new_stream()?,
             sms: sms.max(1) as u32,
             sm_shared: sm_shared.max(0) as usize,
-            stream: ctx.default_stream(),
+            stream: ctx.new_stream_with_priority(greatest)?,
             ctx,
             arch: format!("compute_{major}{minor}"),
             modules: HashMap::new(),
