@@ -1,5 +1,7 @@
 # Session 18 experiment patches on kernels-gen/src/source.rs: x1 (arrival by an atom that returns
-# the count), x3 (codes stored by atomic xor on their aligned 32-bit word instead of byte stores).
+# the count), x3 (codes stored by atomic xor on their aligned 32-bit word instead of byte stores),
+# u2 / u6 / u8 (the verification's VERIFY_UNROLL 2 / 6 / 8 instead of 4; against 4.7), lb8
+# (`verify` held to 32 registers).
 import sys
 src = open('kernels-gen/src/source.rs').read()
 def sub(a, b):
@@ -40,6 +42,12 @@ struct __align__(8) Option''')
         # the ring must hold the codes of the next round's entering heaps as they are in memory
         sub('''        finish_round(ctl, round, round_end, round_end + 1, ring, codes, cmask, p, end);''',
             '''        finish_round(ctl, round, round_end, round_end + 1, ring, codes, cmask, p, min(end + window, hi));''')
+    elif v == 'lb8':
+        # at most 32 registers for `verify` (8 blocks of 256 threads an SM): 4 beside `spec`
+        sub('extern "C" __global__ void __launch_bounds__(VERIFY_THREADS) verify(', 'extern "C" __global__ void __launch_bounds__(VERIFY_THREADS, 8) verify(')
+    elif v in ('u2', 'u6', 'u8'):
+        # the verification's splits a step: 32 * VERIFY_UNROLL between two coverage checks
+        sub('const VERIFY_UNROLL: usize = 4;', 'const VERIFY_UNROLL: usize = %s;' % v[1:])
     else:
         raise SystemExit('unknown ' + v)
 open('kernels-gen/src/source.rs', 'w').write(src)
