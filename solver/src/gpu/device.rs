@@ -67,8 +67,9 @@ pub fn compile(source: &str, arch: &str) -> Result<Ptx, GpuError> {
 /// An open device with its stream and the modules compiled so far.
 pub struct Gpu {
     pub(super) ctx: Arc<CudaContext>,
+    /// The stream of speculation (and decoding), at the highest priority.
     pub(super) stream: Arc<CudaStream>,
-    /// The stream of verification, beside the speculation's.
+    /// The stream of verification, beside the speculation's, at the lowest priority.
     pub(super) check: Arc<CudaStream>,
     /// The stream of the host's reads of finished blocks (and re-verifications), behind no
     /// queued work.
