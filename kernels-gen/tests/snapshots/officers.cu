@@ -600,9 +600,8 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
         if (tid == 0) {
             arrive(ctl, round, block_min);
         } else if (warp != 0) {
-            for (unsigned pass = 0; pass < (warp == 1u ? 2u : 1u); pass++) {
-                settle_heaps(opts, ring, codes, cmask, far, settled, lane, blocks, b, pass ? 0u : warp, sample, near, p, end);
-            }
+            settle_heaps(opts, ring, codes, cmask, far, settled, lane, blocks, b, warp, sample, near, p, end);
+            if (warp == 1u) settle_heaps(opts, ring, codes, cmask, far, settled, lane, blocks, b, 0u, sample, near, p, end);
         }
         __syncthreads();
         finish_round(ctl, round, round_end, round_end + 1, ring, codes, cmask, p, end);
