@@ -243,17 +243,39 @@ pub const BUILD_HEAPS: usize = 1 << 17;
 /// A sparse fraction of the later half at which [`discover_growing`] stops growing its range.
 pub const SETTLED: f64 = 1.0 / 32.0;
 
+/// Heaps of the O(n^2) exact engine before discovery takes a first look (see
+/// [`discover_growing`]).
+pub const EXACT_SEED: usize = 1 << 10;
+
+/// The sparse fraction of the later half below which the first heaps grow by the classic
+/// algorithm (see [`discover_growing`]).
+pub const SEED_SETTLED: f64 = 1.0 / 128.0;
+
 /// Exact values of the first heaps and the sparse space they show. Discovery starts with
 /// `start` heaps and doubles, while the best space leaves more than [`SETTLED`] of the later
 /// half sparse and `done` (shown the values so far) does not say stop, up to `limit` heaps; the
-/// classic algorithm, exact for any mask, does the extending.
+/// classic algorithm, exact for any mask, does the extending. The first `start` heaps grow from
+/// [`EXACT_SEED`] by doubling too, each stretch by the classic algorithm where the heaps before
+/// it show a space with less than [`SEED_SETTLED`] of the later half sparse, by the exact
+/// engine where they do not (the classic algorithm's scan of the splits stops early only where
+/// the space has settled; Officers' first 2^15 heaps cost it more than the exact engine). The
+/// values are the same either way; only their cost differs.
 pub fn discover_growing(
     rules: &Rules,
     start: usize,
     limit: usize,
     done: &mut dyn FnMut(&[u16]) -> bool,
 ) -> Result<(Vec<u16>, Option<SparseSpace>), crate::exact::ValueOverflow> {
-    let mut g = crate::exact::values(rules, start)?;
+    let mut g = crate::exact::values(rules, start.min(EXACT_SEED))?;
+    while g.len() < start {
+        let next = (2 * g.len()).min(start);
+        match best_space(rules, &g) {
+            Some((space, fraction)) if fraction < SEED_SETTLED => {
+                crate::classic::Classic::new(rules, space, &g).extend(&mut g, next)?
+            }
+            _ => crate::exact::extend(rules, &mut g, next)?,
+        }
+    }
     loop {
         let best = best_space(rules, &g);
         match best {

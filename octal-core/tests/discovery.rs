@@ -31,3 +31,25 @@ fn dot127_is_domain_type() {
     assert_eq!((space.kind, space.mask), (SparseKind::Domain { k: 3 }, 1));
     assert_eq!((table.len(), table.last_heap()), (693, 27106));
 }
+
+/// Discovery grows its first heaps by the classic algorithm where they show a settled space and
+/// by the exact engine elsewhere: its values are the exact engine's, whichever path each stretch
+/// took (.106 and .16 settle at once, .64 and .36 on the way, Officers and .76 not before 2^15).
+#[test]
+fn growing_gives_the_exact_values() {
+    for code in [".106", ".16", ".64", ".36", ".6", ".76"] {
+        let rules = code.parse::<Code>().unwrap().rules();
+        let (g, _) = sparse::discover_growing(
+            &rules,
+            sparse::DISCOVERY_START,
+            sparse::DISCOVERY_START,
+            &mut |_| false,
+        )
+        .unwrap();
+        assert_eq!(
+            g,
+            exact::values(&rules, sparse::DISCOVERY_START).unwrap(),
+            "{code}"
+        );
+    }
+}
