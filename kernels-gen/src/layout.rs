@@ -47,8 +47,11 @@ pub struct Layout {
     /// its first heap, a round reloads its window), or 0 when it would not fit and sources are
     /// read from global memory.
     pub ring: usize,
-    /// Whether the options are copied to shared memory (else read from their table).
+    /// Whether the options are copied to shared memory (else read from their table), each
+    /// packed in one 32-bit word: its code above `dist_bits` bits of distance.
     pub options_shared: bool,
+    /// Bits of distance in a packed option (the code takes the `value_bits - 1` above them).
+    pub dist_bits: u32,
     /// Dynamic shared memory of a `spec` block, in bytes.
     pub spec_shared: usize,
     /// First heap the kernels may compute.
@@ -82,11 +85,16 @@ impl Layout {
         let code_bytes = if bits <= 9 { 1 } else { 2 };
         let reach = hot.reach();
         let spec_threads = (SPEC_BITS_BYTES / (4 * words)).clamp(128, 1024);
-        // The lanes' bitsets, the far slots and each warp's marks, the options as (dist, code)
-        // pairs of u32 if they fit, the ring.
+        // The lanes' bitsets, the far slots and each warp's marks, the options packed in a u32
+        // each if they fit (a warp's load of 32 options is one shared-memory wavefront instead
+        // of two: speculation 2.4% faster, bench/results/officers-gpu-h200-session19.md), the
+        // ring (16-byte aligned: a multiple of four options).
         let bitsets = (spec_threads + FAR_SLOTS + spec_threads / 32) * words * 4;
-        let options_bytes = options.len().next_multiple_of(2) * 8;
-        let options_shared = bitsets + options_bytes <= SPEC_SHARED_MAX;
+        let options_bytes = options.len().next_multiple_of(4) * 4;
+        let dist_bits = 32 - (bits - 1);
+        let options_shared = bitsets + options_bytes <= SPEC_SHARED_MAX
+            && reach < 1usize << dist_bits
+            && options.iter().all(|o| (o.1 as usize) < codes);
         let fixed = bitsets + if options_shared { options_bytes } else { 0 };
         let ring_heaps = (reach + 2 * WINDOW_MAX + 16).next_power_of_two();
         let ring = if fixed + ring_heaps * code_bytes <= SPEC_SHARED_MAX {
@@ -103,6 +111,7 @@ impl Layout {
             spec_threads,
             ring,
             options_shared,
+            dist_bits,
             spec_shared: fixed + ring * code_bytes,
             hot_from: hot.hot_from.max(reach),
             constant: options.len() * 6 <= CONSTANT_BANK - CONSTANT_MARGIN,

@@ -65,6 +65,7 @@ pub fn render(game: &Game<'_>, l: &Layout) -> String {
         ("SPEC_UNROLL", "4".to_string()),
         ("FAR_SLOTS", FAR_SLOTS.to_string()),
         ("OPTIONS_SHARED", u8::from(l.options_shared).to_string()),
+        ("DIST_BITS", l.dist_bits.to_string()),
         ("RING", l.ring.to_string()),
         ("VERIFY_THREADS", VERIFY_THREADS.to_string()),
         ("CTL_OVERFLOW", ctl::OVERFLOW.to_string()),
@@ -216,12 +217,14 @@ __device__ __forceinline__ void finish_round(u64 *ctl, unsigned r, u64 *changed,
     __syncthreads();
 }
 
-struct __align__(8) Option { unsigned dist; unsigned code; };
+struct Option { unsigned dist; unsigned code; };
 
-// Option j: from the block's copy in shared memory, or from the table when it does not fit.
-__device__ __forceinline__ Option option_at(const Option *opts, unsigned j) {
+// Option j: from the block's copy in shared memory (code << DIST_BITS | distance, one word), or
+// from the table when it does not fit.
+__device__ __forceinline__ Option option_at(const unsigned *opts, unsigned j) {
 #if OPTIONS_SHARED
-    return opts[j];
+    unsigned v = opts[j];
+    return Option{v & ((1u << DIST_BITS) - 1u), v >> DIST_BITS};
 #else
     return Option{OPTION_DIST[j], OPTION_CODE[j]};
 #endif
@@ -244,7 +247,7 @@ __device__ __forceinline__ u64 first_k(u64 p, u64 blocks, u64 b, unsigned res) {
 #endif
 
 // Code of the option j of heap n: the code of its source heap n - d xor the option's code.
-__device__ __forceinline__ unsigned option_code(const Option *opts, const code_t *ring, const code_t *codes,
+__device__ __forceinline__ unsigned option_code(const unsigned *opts, const code_t *ring, const code_t *codes,
         u64 cmask, u64 n, unsigned j) {
     Option o = option_at(opts, j);
     return (unsigned)SOURCE_BACK(n, o.dist) ^ o.code;
@@ -258,7 +261,7 @@ __device__ __forceinline__ unsigned option_code(const Option *opts, const code_t
 // bitsets again: eight words at a time, every load, then the reductions (independent, so that
 // they overlap: one after another they took ~1 150 cycles a heap, a quarter of its time), then
 // the clears and stores.
-__device__ __forceinline__ void mark_options(const Option *opts, const code_t *ring, const code_t *codes,
+__device__ __forceinline__ void mark_options(const unsigned *opts, const code_t *ring, const code_t *codes,
         u64 cmask, unsigned *mine, unsigned *out, unsigned lane, u64 n, unsigned from, unsigned to) {
     for (unsigned j0 = from + lane; j0 < to; j0 += 32u * SPEC_UNROLL) {
         unsigned x[SPEC_UNROLL];
@@ -289,7 +292,7 @@ __device__ __forceinline__ void mark_options(const Option *opts, const code_t *r
 // lanes' samples of the distances tell (the first sample past n - p bounds them): options
 // [s, settled[si]) join the slot, which then holds [s, N_OPTIONS). The bound only falls as p
 // advances; min() keeps the slot's range whole regardless.
-__device__ __forceinline__ void settle(const Option *opts, const code_t *ring, const code_t *codes, u64 cmask,
+__device__ __forceinline__ void settle(const unsigned *opts, const code_t *ring, const code_t *codes, u64 cmask,
         unsigned *far, unsigned *settled, unsigned lane, u64 n, unsigned si, unsigned sample, unsigned near, u64 p) {
     unsigned *slot = far + WORDS * si;
     unsigned above_t = __ballot_sync(0xffffffffu, sample > (unsigned)(n - p));
@@ -304,7 +307,7 @@ __device__ __forceinline__ void settle(const Option *opts, const code_t *ring, c
 }
 
 // Settles the heaps of block b in the window [p, end) whose k = res mod the block's warps.
-__device__ __forceinline__ void settle_heaps(const Option *opts, const code_t *ring, const code_t *codes, u64 cmask,
+__device__ __forceinline__ void settle_heaps(const unsigned *opts, const code_t *ring, const code_t *codes, u64 cmask,
         unsigned *far, unsigned *settled, unsigned lane, u64 blocks, u64 b, unsigned res, unsigned sample,
         unsigned near, u64 p, u64 end) {
     for (u64 k = first_k(p, blocks, b, res); b + blocks * k < end; k += SPEC_THREADS / 32u) {
@@ -338,18 +341,17 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
     unsigned *bitsets = (unsigned *)smem;
     unsigned *far = bitsets + WORDS * SPEC_THREADS;
     unsigned *near_marks = far + WORDS * FAR_SLOTS;
-    Option *opts = (Option *)(near_marks + WORDS * (SPEC_THREADS / 32));
+    unsigned *opts = near_marks + WORDS * (SPEC_THREADS / 32);
 #if RING
-    // 16-byte aligned: an even number of options.
-    code_t *ring = (code_t *)(opts + (OPTIONS_SHARED ? (N_OPTIONS + 1) / 2 * 2 : 0));
+    // 16-byte aligned: a multiple of four options.
+    code_t *ring = (code_t *)(opts + (OPTIONS_SHARED ? (N_OPTIONS + 3) / 4 * 4 : 0));
 #else
     code_t *ring = 0;
 #endif
     unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
 #if OPTIONS_SHARED
     for (unsigned j = tid; j < N_OPTIONS; j += SPEC_THREADS) {
-        opts[j].dist = OPTION_DIST[j];
-        opts[j].code = OPTION_CODE[j];
+        opts[j] = OPTION_DIST[j] | (unsigned)OPTION_CODE[j] << DIST_BITS;
     }
 #endif
     for (unsigned k = tid; k < WORDS * SPEC_THREADS; k += SPEC_THREADS) bitsets[k] = 0u;

@@ -99,6 +99,29 @@ fn large_tables_go_to_global_memory() {
     assert!(layout.ring == 0 || layout.ring >= layout.reach + 2 * kernels_gen::WINDOW_MAX + 16);
 }
 
+/// A shared option packs its code above its distance in one word: an option reaching farther
+/// than the distance field holds (2^24 heaps for one-byte codes) leaves the options in their table.
+#[test]
+fn options_too_far_for_a_packed_word_stay_in_their_table() {
+    let code: Code = ".6".parse().unwrap();
+    let space = SparseSpace {
+        kind: SparseKind::Range,
+        mask: 0x1ee,
+    };
+    for (last, shared) in [((1 << 24) - 2, true), (1 << 24, false)] {
+        let table = RareTable::from_entries(vec![(0, 0), (1, 0), (last, 0)]);
+        let game = Game {
+            code: &code,
+            space,
+            table: &table,
+            value_bits: 9,
+        };
+        let layout = Layout::new(&game).unwrap();
+        assert_eq!((layout.dist_bits, layout.reach < 1 << 24), (24, shared));
+        assert_eq!(layout.options_shared, shared, "last rare heap {last}");
+    }
+}
+
 #[test]
 fn too_wide_values_are_refused() {
     let code: Code = ".6".parse().unwrap();

@@ -126,10 +126,10 @@ fn wide_codes_compile_with_nvrtc() {
     }
 }
 
-/// A table too large for a block's shared memory (20 000 options, one-byte codes: more than fit
+/// A table too large for a block's shared memory (40 000 options, one-byte codes: more than fit
 /// beside the bitsets) makes the kernels read their options from the table in global memory, in
 /// the marking and the settle loops alike; no game of the tables has one this early, so a table
-/// is made up for Officers' space (every heap below 20 000 rare, value 0) to compile that source.
+/// is made up for Officers' space (every heap below 40 000 rare, value 0) to compile that source.
 #[test]
 fn large_tables_compile_with_nvrtc() {
     if !device::nvrtc_present() {
@@ -138,7 +138,7 @@ fn large_tables_compile_with_nvrtc() {
     }
     let code: Code = ".6".parse().unwrap();
     let (space, _) = first_values(&code).unwrap();
-    let table = RareTable::from_entries((0..20_000).map(|n| (n, 0)).collect());
+    let table = RareTable::from_entries((0..40_000).map(|n| (n, 0)).collect());
     let game = kernels_gen::Game {
         code: &code,
         space,
