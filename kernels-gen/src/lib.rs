@@ -39,7 +39,7 @@ pub use source::VERIFY_PAD;
 use octal_core::{Code, RareTable, SparseSpace};
 
 /// Bumped whenever the generated text changes meaning (it is part of the header).
-pub const GENERATOR_VERSION: &str = "kernels-gen 4.8";
+pub const GENERATOR_VERSION: &str = "kernels-gen 4.9";
 
 /// The widest values the kernels handle: codes of `MAX_VALUE_BITS - 1` bits.
 pub const MAX_VALUE_BITS: u32 = 12;

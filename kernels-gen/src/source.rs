@@ -53,6 +53,7 @@ pub fn render(game: &Game<'_>, l: &Layout) -> String {
         ("VALUE_BITS", l.value_bits.to_string()),
         ("CODES", l.codes.to_string()),
         ("WORDS", l.words.to_string()),
+        ("GOT", l.words.div_ceil(32).to_string()),
         ("MASK", format!("{:#x}u", game.space.mask)),
         ("EVEN_BITS", format!("{even_bits:#010x}u")),
         ("DROP_BIT", l.drop_bit.to_string()),
@@ -257,12 +258,16 @@ __device__ __forceinline__ unsigned option_code(const unsigned *opts, const code
 // SPEC_UNROLL options a lane at a time, their loads first, then the marks (shared atomics, which
 // nothing waits for), so that the loads overlap. A lane past `to` marks option to - 1 again,
 // which changes nothing and keeps the loop free of branches (they cost a third of its
-// instructions). Stores the bitset or-ed over the warp in out[0, WORDS) and clears the lanes'
-// bitsets again: eight words at a time, every load, then the reductions (independent, so that
-// they overlap: one after another they took ~1 150 cycles a heap, a quarter of its time), then
-// the clears and stores.
+// instructions). Leaves word w of the bitset or-ed over the warp in lane w % 32's got[w / 32]
+// (registers: storing the words and reading them back cost shared-memory bandwidth, which the
+// marking is short of) and clears the lanes' bitsets again: eight words at a time, every word
+// read and cleared by one atomic exchange (a load and a store cost more of that bandwidth), then
+// the reductions (independent, so that they overlap: one after another they took ~1 150 cycles
+// a heap, a quarter of its time).
 __device__ __forceinline__ void mark_options(const unsigned *opts, const code_t *ring, const code_t *codes,
-        u64 cmask, unsigned *mine, unsigned *out, unsigned lane, u64 n, unsigned from, unsigned to) {
+        u64 cmask, unsigned *mine, unsigned (&got)[GOT], unsigned lane, u64 n, unsigned from, unsigned to) {
+    #pragma unroll
+    for (unsigned k = 0; k < GOT; k++) got[k] = 0u;
     for (unsigned j0 = from + lane; j0 < to; j0 += 32u * SPEC_UNROLL) {
         unsigned x[SPEC_UNROLL];
         #pragma unroll
@@ -271,17 +276,17 @@ __device__ __forceinline__ void mark_options(const unsigned *opts, const code_t 
         for (unsigned u = 0; u < SPEC_UNROLL; u++) atomicOr(mine + 32u * (x[u] >> 5), 1u << (x[u] & 31u));
     }
     __syncwarp();
+    #pragma unroll
     for (unsigned w0 = 0; w0 < WORDS; w0 += 8u) {
         unsigned v[8];
         #pragma unroll
-        for (unsigned u = 0; u < 8u; u++) v[u] = w0 + u < WORDS ? mine[32u * (w0 + u)] : 0u;
+        for (unsigned u = 0; u < 8u; u++) v[u] = w0 + u < WORDS ? atomicExch(mine + 32u * (w0 + u), 0u) : 0u;
         #pragma unroll
         for (unsigned u = 0; u < 8u; u++) v[u] = __reduce_or_sync(0xffffffffu, v[u]);
         #pragma unroll
         for (unsigned u = 0; u < 8u; u++) {
             if (w0 + u < WORDS) {
-                mine[32u * (w0 + u)] = 0u;
-                if (lane == 0) out[w0 + u] = v[u];
+                if ((w0 + u) % 32u == lane) got[(w0 + u) / 32u] = v[u];
             }
         }
     }
@@ -340,8 +345,7 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
     __shared__ unsigned settled[FAR_SLOTS];
     unsigned *bitsets = (unsigned *)smem;
     unsigned *far = bitsets + WORDS * SPEC_THREADS;
-    unsigned *near_marks = far + WORDS * FAR_SLOTS;
-    unsigned *opts = near_marks + WORDS * (SPEC_THREADS / 32);
+    unsigned *opts = far + WORDS * FAR_SLOTS;
 #if RING
     // 16-byte aligned: a multiple of four options.
     code_t *ring = (code_t *)(opts + (OPTIONS_SHARED ? (N_OPTIONS + 3) / 4 * 4 : 0));
@@ -387,24 +391,32 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
             u64 n = b + blocks * k;
             unsigned si = (unsigned)(k % FAR_SLOTS);
             unsigned *slot = far + WORDS * si;
-            unsigned *marks = near_marks + WORDS * warp;
             bool fresh = n >= fresh_from;
             // Options [settled[si], N_OPTIONS) are in the far slot (see `settle`), the round
-            // marks the others. Both branches end with __syncwarp: the slot's marks are in.
+            // marks the others: the codes taken are got | slot (a fresh heap's marks are all
+            // far, and become its slot).
+            unsigned got[GOT];
             if (fresh) {
-                mark_options(opts, ring, codes, cmask, mine, slot, lane, n, near, N_OPTIONS);
-                for (unsigned w = lane; w < WORDS; w += 32u) marks[w] = 0u;
+                mark_options(opts, ring, codes, cmask, mine, got, lane, n, near, N_OPTIONS);
+                #pragma unroll
+                for (unsigned w0 = 0; w0 < WORDS; w0 += 32u) {
+                    if (w0 + lane < WORDS) slot[w0 + lane] = got[w0 / 32u];
+                }
                 if (lane == 0) settled[si] = near;
-                __syncwarp();
             } else {
-                mark_options(opts, ring, codes, cmask, mine, marks, lane, n, 0u, settled[si]);
+                mark_options(opts, ring, codes, cmask, mine, got, lane, n, 0u, settled[si]);
+                #pragma unroll
+                for (unsigned w0 = 0; w0 < WORDS; w0 += 32u) {
+                    if (w0 + lane < WORDS) got[w0 / 32u] |= slot[w0 + lane];
+                }
             }
             unsigned c = CODES;
-            for (unsigned w0 = 0; w0 < WORDS && c == CODES; w0 += 32u) {
+            #pragma unroll
+            for (unsigned w0 = 0; w0 < WORDS; w0 += 32u) {
                 unsigned w = w0 + lane;
-                unsigned taken = w < WORDS ? marks[w] | slot[w] : 0xffffffffu;
+                unsigned taken = w < WORDS ? got[w0 / 32u] : 0xffffffffu;
                 unsigned free_words = __ballot_sync(0xffffffffu, ~taken != 0u);
-                if (free_words) {
+                if (free_words && c == CODES) {
                     unsigned f = (unsigned)(__ffs(free_words) - 1);
                     unsigned t = __shfl_sync(0xffffffffu, taken, f);
                     c = 32u * (w0 + f) + (unsigned)(__ffs(~t) - 1);
