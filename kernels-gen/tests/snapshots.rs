@@ -18,6 +18,15 @@ fn game(code: &str, space: SparseSpace, heaps: usize) -> (Code, SparseSpace, Rar
     )
 }
 
+/// Officers' code and space (mask 0x1ee), for made-up tables.
+fn officers() -> (Code, SparseSpace) {
+    let space = SparseSpace {
+        kind: SparseKind::Range,
+        mask: 0x1ee,
+    };
+    (".6".parse().unwrap(), space)
+}
+
 fn check_snapshot(name: &str, text: &str) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/snapshots")
@@ -40,11 +49,7 @@ fn check_snapshot(name: &str, text: &str) {
 
 #[test]
 fn officers_snapshot() {
-    let space = SparseSpace {
-        kind: SparseKind::Range,
-        mask: 0x1ee,
-    };
-    let (code, space, table, bits) = game(".6", space, 1 << 15);
+    let (code, space, table, bits) = game(".6", officers().1, 1 << 15);
     assert_eq!(table.len(), 1584);
     let game = Game {
         code: &code,
@@ -79,11 +84,7 @@ fn domain_type_snapshot() {
 
 #[test]
 fn large_tables_go_to_global_memory() {
-    let code: Code = ".6".parse().unwrap();
-    let space = SparseSpace {
-        kind: SparseKind::Range,
-        mask: 0x1ee,
-    };
+    let (code, space) = officers();
     let table = RareTable::from_entries((1..=12_000).map(|n| (3 * n, 0)).collect());
     let game = Game {
         code: &code,
@@ -103,11 +104,7 @@ fn large_tables_go_to_global_memory() {
 /// than the distance field holds (2^24 heaps for one-byte codes) leaves the options in their table.
 #[test]
 fn options_too_far_for_a_packed_word_stay_in_their_table() {
-    let code: Code = ".6".parse().unwrap();
-    let space = SparseSpace {
-        kind: SparseKind::Range,
-        mask: 0x1ee,
-    };
+    let (code, space) = officers();
     for (last, shared) in [((1 << 24) - 2, true), (1 << 24, false)] {
         let table = RareTable::from_entries(vec![(0, 0), (1, 0), (last, 0)]);
         let game = Game {
@@ -124,11 +121,7 @@ fn options_too_far_for_a_packed_word_stay_in_their_table() {
 
 #[test]
 fn too_wide_values_are_refused() {
-    let code: Code = ".6".parse().unwrap();
-    let space = SparseSpace {
-        kind: SparseKind::Range,
-        mask: 0x1ee,
-    };
+    let (code, space) = officers();
     let table = RareTable::from_entries(vec![(0, 0), (1, 0)]);
     let game = Game {
         code: &code,
