@@ -85,10 +85,10 @@ impl Layout {
         let code_bytes = if bits <= 9 { 1 } else { 2 };
         let reach = hot.reach();
         let spec_threads = (SPEC_BITS_BYTES / (4 * words)).clamp(128, 1024);
-        // The lanes' bitsets, the far slots, the options packed in a u32
-        // each if they fit (a warp's load of 32 options is one shared-memory wavefront instead
-        // of two: speculation 2.4% faster, bench/results/officers-gpu-h200-session19.md), the
-        // ring (16-byte aligned: a multiple of four options).
+        // The lanes' bitsets, the far slots, the options packed in a u32 each if they fit (a
+        // warp's load of 32 options is one shared-memory wavefront instead of two: speculation
+        // 2.4% faster, bench/results/officers-gpu-h200-session19.md), the ring (16-byte aligned:
+        // a multiple of four options).
         let bitsets = (spec_threads + FAR_SLOTS) * words * 4;
         let options_bytes = options.len().next_multiple_of(4) * 4;
         let dist_bits = 32 - (bits - 1);
