@@ -1,4 +1,5 @@
-# Session 19 experiment patches on kernels-gen/src/source.rs: pr (groups of options wholly past
+# Session 19 experiment patches on kernels-gen/src/source.rs: sm (the settle loop through the
+# lanes' own bitsets, mark_options, then or-ed into the slot, after 4.9), pr (groups of options wholly past
 # the range skipped by a warp-uniform predicate, after 4.9), xc (the lanes' bitset words read
 # and cleared by atomicExch, after the registers' change), pk (a shared option packed in one
 # 32-bit word, code << 20 | distance: one shared-memory wavefront a warp's load instead of two;
@@ -62,6 +63,41 @@ __device__ __forceinline__ OptionU option_at(const Option *opts, unsigned j) {
             if (b0 + 32u * u < to) atomicOr(mine + 32u * (x[u] >> 5), 1u << (x[u] & 31u));
         }
     }''')
+    elif v == 'sm':
+        # the settle loop marks the lanes' own bitsets (mark_options: no two lanes' atomics meet)
+        # and ors the warp's union into the slot, instead of 32 lanes' atomics on its words
+        sub('''        unsigned *far, unsigned *settled, unsigned lane, u64 n, unsigned si, unsigned sample, unsigned near, u64 p) {
+    unsigned *slot = far + WORDS * si;
+    unsigned above_t = __ballot_sync(0xffffffffu, sample > (unsigned)(n - p));
+    unsigned s_old = settled[si];
+    unsigned s = min(above_t ? (unsigned)(__ffs(above_t) - 1) * near / 32u : near, s_old);
+    for (unsigned j = s + lane; j < s_old; j += 32u) {
+        unsigned x = option_code(opts, ring, codes, cmask, n, j);
+        atomicOr(slot + (x >> 5), 1u << (x & 31u));
+    }
+    __syncwarp();''', '''        unsigned *far, unsigned *settled, unsigned *mine, unsigned lane, u64 n, unsigned si, unsigned sample,
+        unsigned near, u64 p) {
+    unsigned *slot = far + WORDS * si;
+    unsigned above_t = __ballot_sync(0xffffffffu, sample > (unsigned)(n - p));
+    unsigned s_old = settled[si];
+    unsigned s = min(above_t ? (unsigned)(__ffs(above_t) - 1) * near / 32u : near, s_old);
+    if (s < s_old) {
+        unsigned got[GOT];
+        mark_options(opts, ring, codes, cmask, mine, got, lane, n, s, s_old);
+        #pragma unroll
+        for (unsigned w0 = 0; w0 < WORDS; w0 += 32u) {
+            if (w0 + lane < WORDS) slot[w0 + lane] |= got[w0 / 32u];
+        }
+    }
+    __syncwarp();''')
+        sub('''        unsigned *far, unsigned *settled, unsigned lane, u64 blocks, u64 b, unsigned res, unsigned sample,
+        unsigned near, u64 p, u64 end) {''', '''        unsigned *far, unsigned *settled, unsigned *mine, unsigned lane, u64 blocks, u64 b, unsigned res,
+        unsigned sample, unsigned near, u64 p, u64 end) {''')
+        sub('''        settle(opts, ring, codes, cmask, far, settled, lane, b + blocks * k,''', '''        settle(opts, ring, codes, cmask, far, settled, mine, lane, b + blocks * k,''')
+        sub('''            settle_heaps(opts, ring, codes, cmask, far, settled, lane, blocks, b, warp, sample, near, p, end);
+            if (warp == 1u) settle_heaps(opts, ring, codes, cmask, far, settled, lane, blocks, b, 0u, sample, near, p, end);''',
+            '''            settle_heaps(opts, ring, codes, cmask, far, settled, mine, lane, blocks, b, warp, sample, near, p, end);
+            if (warp == 1u) settle_heaps(opts, ring, codes, cmask, far, settled, mine, lane, blocks, b, 0u, sample, near, p, end);''')
     else:
         raise SystemExit('unknown ' + v)
 open('kernels-gen/src/source.rs', 'w').write(src)
