@@ -92,9 +92,10 @@ impl Layout {
         let bitsets = (spec_threads + FAR_SLOTS) * words * 4;
         let options_bytes = options.len().next_multiple_of(4) * 4;
         let dist_bits = 32 - (bits - 1);
-        let options_shared = bitsets + options_bytes <= SPEC_SHARED_MAX
-            && reach < 1usize << dist_bits
-            && options.iter().all(|o| (o.1 as usize) < codes);
+        // Codes are below `codes` (values below 2^bits, the game's promise), so the field above
+        // the distance holds them; the distance must fit its own.
+        let options_shared =
+            bitsets + options_bytes <= SPEC_SHARED_MAX && reach < 1usize << dist_bits;
         let fixed = bitsets + if options_shared { options_bytes } else { 0 };
         let ring_heaps = (reach + 2 * WINDOW_MAX + 16).next_power_of_two();
         let ring = if fixed + ring_heaps * code_bytes <= SPEC_SHARED_MAX {
