@@ -1,0 +1,19 @@
+#!/bin/bash
+# Session 21 run 4: kernels-gen 5.0 v3: far blocks send the first eight free codes, stage M strikes
+# them without atomics (throttles fixed: run 3's .106/.77 failures), the chain prefetches the
+# entering candidates and settles a slow lane only at the front; hashes, profile, speculation.
+set -u
+B=.exp
+for g in .6:1e6 .106:1e6 .16:1e6 .36:1e6 .64:1e6 .74:1e6 .77:1e6 .6:2^26; do
+  c=${g%%:*}; n=${g#*:}
+  echo "v3 $c $n $(timeout 60 $B/octal-v3 solve $c -n $n --gpu --json -q 2>/tmp/err | python3 -c "import json,sys; d=json.load(sys.stdin); print(d['fnv1a64'], d['verified'], round(d['values_per_second']))" 2>&1 | tail -1) $(head -c 200 /tmp/err)" | tee -a $OUT/res.txt
+done
+one() { # label bin kernel flags n [far]
+  local lab=$1 bin=$2 k=$3 fl=$4 n=$5 far=${6:-32}
+  OCTAL_GPU_FAR_BLOCKS=$far OCTAL_GPU_KERNEL=$k timeout 100 $bin solve .6 -n $n --gpu $fl --json -q > /tmp/$lab.json 2> /tmp/$lab.err
+  echo "$lab far=$far n=$n $(python3 -c "import json; d=json.load(open('/tmp/$lab.json')); print(d['fnv1a64'], d['verified'], round(d['values_per_second']), round(d['seconds'],2))" 2>&1 | tail -1) $(grep -o 'gpu: speculated.*' /tmp/$lab.err | head -1 | cut -c1-150) $(grep -v 'gpu: speculated' /tmp/$lab.err | head -c 300)" | tee -a $OUT/res.txt
+}
+OCTAL_GPU_FAR_BLOCKS=32 timeout 60 $B/octal-prof solve .6 -n 2e8 --gpu --speculate-only --json -q 2>&1 | grep PROF | tail -6 | tee -a $OUT/res.txt
+one so-v3 $B/octal-v3 chain --speculate-only 2e8
+one v-v3 $B/octal-v3 chain "" 1e9
+one v-rounds $B/octal-v3 rounds "" 1e9
