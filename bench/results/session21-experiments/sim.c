@@ -1,6 +1,6 @@
 // Session 21: the chain's rounds simulated on Officers' true values (off.bin from off.c): a window of W
-// heaps, options up to D1 back recomputed each round, K candidates from the farther ones. Usage:
-// sim N W D1 S K (heaps [S, N)).
+// heaps, options up to D1 back recomputed each round, 16 candidates from the farther ones.
+// Usage: sim N W D1 S (heaps S .. N).
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
