@@ -4,7 +4,7 @@
 //! unrolled speculative loop specialised for that table.
 
 use octal_core::codec::LoopTable;
-use octal_core::sparse::{self, BUILD_HEAPS, DISCOVERY_START};
+use octal_core::discover::{self, BUILD_HEAPS, DISCOVERY_START};
 use octal_core::{Code, SparseKind};
 use serde::Deserialize;
 use std::fmt::Write;
@@ -41,7 +41,7 @@ fn main() {
             .iter()
             .map(|(file, _, code)| {
                 s.spawn(move || {
-                    sparse::table_for(&code.rules(), DISCOVERY_START, BUILD_HEAPS)
+                    discover::table_for(&code.rules(), DISCOVERY_START, BUILD_HEAPS)
                         .unwrap_or_else(|e| panic!("games/{file}: {e}"))
                 })
             })
@@ -52,7 +52,7 @@ fn main() {
             .collect()
     });
     let mut list = String::from("pub static GAMES: &[GameDef] = &[\n");
-    let mut kernels = String::new();
+    let mut loops = String::new();
     for ((file, def, code), table) in defs.iter().zip(tables) {
         let ident = format!("g{}", code.to_string().replace('.', "_"));
         let (space, table_src, unrolled) = match &table {
@@ -85,12 +85,12 @@ fn main() {
                     format!("Err(\"values reach {max}: one-byte codes do not hold them\")")
                 } else {
                     let fp = table.fingerprint(space);
-                    kernels += &format!(
+                    loops += &format!(
                         "octal_macros::unrolled! {{\n{}}}\n",
                         octal_unroll::invocation(&ident, &code.to_string(), fp, false, 256, &lt)
                     );
                     format!(
-                        "Ok(Kernel {{ fingerprint: {ident}::FINGERPRINT, entries: {ident}::ENTRIES, reach: {ident}::REACH, mark: {ident}::mark, mex: {ident}::mex }})"
+                        "Ok(UnrolledLoop {{ fingerprint: {ident}::FINGERPRINT, entries: {ident}::ENTRIES, reach: {ident}::REACH, mark: {ident}::mark, mex: {ident}::mex }})"
                     )
                 };
                 (
@@ -116,21 +116,21 @@ fn main() {
         .unwrap();
     }
     list += "];\n";
-    list += &stale_fixture(&mut kernels);
+    list += &stale_fixture(&mut loops);
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR")).join("games.rs");
-    std::fs::write(&out, format!("{list}\n{kernels}")).expect("write games.rs");
+    std::fs::write(&out, format!("{list}\n{loops}")).expect("write games.rs");
 }
 
 /// Heaps of the deliberately short discovery behind the stale-table fixture.
 const FIXTURE_HEAPS: usize = 5000;
 
-/// A kernel for Officers from a deliberately short discovery (heaps 0..FIXTURE_HEAPS): its table
-/// lacks the rare heaps from 5000 to 20627, so a run on it must find them, drop the kernel and
+/// An unrolled loop for Officers from a deliberately short discovery (heaps 0..FIXTURE_HEAPS): its table
+/// lacks the rare heaps from 5000 to 20627, so a run on it must find them, drop the loop and
 /// still give the right values. Tests use it; nothing else does.
-fn stale_fixture(kernels: &mut String) -> String {
+fn stale_fixture(loops: &mut String) -> String {
     let code: Code = "0.6".parse().expect("Officers");
     let rules = code.rules();
-    let (_, table, _) = sparse::table_for(&rules, FIXTURE_HEAPS, FIXTURE_HEAPS)
+    let (_, table, _) = discover::table_for(&rules, FIXTURE_HEAPS, FIXTURE_HEAPS)
         .expect("Officers' values fit")
         .expect("Officers has a sparse space");
     let space = octal_core::SparseSpace {
@@ -139,7 +139,7 @@ fn stale_fixture(kernels: &mut String) -> String {
     };
     let lt = LoopTable::new(&rules, space, &table);
     let fp = table.fingerprint(&space);
-    *kernels += &format!(
+    *loops += &format!(
         "octal_macros::unrolled! {{\n{}}}\n",
         octal_unroll::invocation("officers_short", "0.6", fp, false, 256, &lt)
     );
@@ -149,7 +149,7 @@ fn stale_fixture(kernels: &mut String) -> String {
         .map(|(n, v)| format!("({n}, {v})"))
         .collect();
     format!(
-        "/// Officers' table from heaps 0..{FIXTURE_HEAPS} only, and its unrolled loop: a stale build-time table, for tests.\n#[doc(hidden)]\npub static STALE_OFFICERS: (&[(usize, u16)], Kernel) = (&[{}], Kernel {{ fingerprint: officers_short::FINGERPRINT, entries: officers_short::ENTRIES, reach: officers_short::REACH, mark: officers_short::mark, mex: officers_short::mex }});\n",
+        "/// Officers' table from heaps 0..{FIXTURE_HEAPS} only, and its unrolled loop: a stale build-time table, for tests.\n#[doc(hidden)]\npub static STALE_OFFICERS: (&[(usize, u16)], UnrolledLoop) = (&[{}], UnrolledLoop {{ fingerprint: officers_short::FINGERPRINT, entries: officers_short::ENTRIES, reach: officers_short::REACH, mark: officers_short::mark, mex: officers_short::mex }});\n",
         entries.join(", ")
     )
 }

@@ -66,7 +66,7 @@ pub struct Layout {
 
 impl Layout {
     pub fn new(game: &Game<'_>) -> Result<Layout, GenError> {
-        let bits = game.value_bits.max(9);
+        let bits = game.value_bits.max(octal_core::codec::MIN_VALUE_BITS);
         if bits > MAX_VALUE_BITS {
             return Err(GenError::TooWide { bits });
         }
@@ -87,8 +87,7 @@ impl Layout {
         let spec_threads = (SPEC_BITS_BYTES / (4 * words)).clamp(128, 1024);
         // The lanes' bitsets, the far slots, the options packed in a u32 each if they fit (a
         // warp's load of 32 options is one shared-memory wavefront instead of two: speculation
-        // 2.4% faster, bench/results/officers-gpu-h200-session19.md), the ring (16-byte aligned:
-        // a multiple of four options).
+        // 2.4% faster), the ring (16-byte aligned: a multiple of four options).
         let bitsets = (spec_threads + FAR_SLOTS) * words * 4;
         let options_bytes = options.len().next_multiple_of(4) * 4;
         let dist_bits = 32 - (bits - 1);

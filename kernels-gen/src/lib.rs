@@ -1,4 +1,4 @@
-//! `kernels-gen`: a game's sparse space and rare table become CUDA C source (issue 5).
+//! `kernels-gen`: a game's sparse space and rare table become CUDA C source for the GPU engine.
 //!
 //! The generator is pure and deterministic: the same game, table and value width give the same
 //! text, byte for byte, with a header naming the game, the table's fingerprint

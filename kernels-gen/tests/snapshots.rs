@@ -2,6 +2,7 @@
 //! expected output; `UPDATE_SNAPSHOTS=1 cargo test -p kernels-gen` rewrites them.
 
 use kernels_gen::{generate, Game, GenError, Layout};
+use octal_core::codec::value_bits;
 use octal_core::{exact, Code, RareTable, SparseKind, SparseSpace};
 use std::path::PathBuf;
 
@@ -14,7 +15,7 @@ fn game(code: &str, space: SparseSpace, heaps: usize) -> (Code, SparseSpace, Rar
         code,
         space,
         RareTable::from_values(&space, &g),
-        16 - max.leading_zeros(),
+        value_bits(max),
     )
 }
 

@@ -6,6 +6,16 @@
 use crate::code::Rules;
 use crate::sparse::{RareTable, SparseSpace};
 
+/// The fewest value bits the speculative engines' codes are made for: nine, which one-byte codes
+/// hold (the dropped mask bit makes eight of them).
+pub const MIN_VALUE_BITS: u32 = 9;
+
+/// The value bits codes are made for when no value exceeds `max`: those of `max`, and at least
+/// [`MIN_VALUE_BITS`]. A larger value later widens the codes.
+pub fn value_bits(max: u16) -> u32 {
+    (u16::BITS - max.leading_zeros()).max(MIN_VALUE_BITS)
+}
+
 /// Compresses and restores values of one sparse space.
 #[derive(Debug, Clone, Copy)]
 pub struct Codec {

@@ -1,13 +1,14 @@
 //! `octal-core`: the model of octal games that every other crate of the workspace shares.
 //!
 //! It parses codes ([`code`]), holds the exact reference engine ([`exact`]) and the classic
-//! rare-value algorithm ([`classic`]), discovers sparse spaces and keeps rare tables
-//! ([`sparse`]), compresses values ([`codec`]), lists what the speculative loops read ([`codec::LoopTable`]) and fingerprints value sequences ([`fnv`]).
+//! rare-value algorithm ([`classic`]), keeps sparse spaces and rare tables ([`sparse`]),
+//! discovers a game's space from its first values ([`discover`]), compresses values ([`codec`]), lists what the speculative loops read ([`codec::LoopTable`]) and fingerprints value sequences ([`fnv`]).
 //! It has no heavy dependencies: the proc macro, the CUDA generator and the solver build on it.
 
 pub mod classic;
 pub mod code;
 pub mod codec;
+pub mod discover;
 pub mod exact;
 pub mod fnv;
 pub mod sparse;

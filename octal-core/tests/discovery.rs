@@ -1,11 +1,11 @@
 //! Discovery finds the published sparse spaces from exact values alone.
 
-use octal_core::{classic::Classic, exact, sparse, Code, RareTable, SparseKind};
+use octal_core::{classic::Classic, discover, exact, Code, RareTable, SparseKind};
 
 fn discover(code: &str, n: usize) -> (octal_core::SparseSpace, RareTable) {
     let rules = code.parse::<Code>().unwrap().rules();
     let mut g = exact::values(&rules, 1 << 15).unwrap();
-    let space = sparse::discover(&rules, &g).expect("a sparse space");
+    let space = discover::discover(&rules, &g).expect("a sparse space");
     Classic::new(&rules, space, &g).extend(&mut g, n).unwrap();
     (space, RareTable::from_values(&space, &g))
 }
@@ -39,16 +39,16 @@ fn dot127_is_domain_type() {
 fn growing_gives_the_exact_values() {
     for code in [".106", ".16", ".64", ".36", ".6", ".76"] {
         let rules = code.parse::<Code>().unwrap().rules();
-        let (g, _) = sparse::discover_growing(
+        let (g, _) = discover::discover_growing(
             &rules,
-            sparse::DISCOVERY_START,
-            sparse::DISCOVERY_START,
+            discover::DISCOVERY_START,
+            discover::DISCOVERY_START,
             &mut |_| false,
         )
         .unwrap();
         assert_eq!(
             g,
-            exact::values(&rules, sparse::DISCOVERY_START).unwrap(),
+            exact::values(&rules, discover::DISCOVERY_START).unwrap(),
             "{code}"
         );
     }

@@ -1,11 +1,15 @@
-//! `octal codegen`: the Rust the build step generates for a game (its unrolled speculative loop),
-//! printed for inspection. A game of `games/` shows the table it was built with; any other code
-//! gets the same discovery the build step runs.
+//! `octal codegen`: the code generated for a game, printed for inspection: the Rust of its
+//! unrolled speculative loop (what the build step generates; a game of `games/` shows the table
+//! it was built with, any other code gets the same discovery the build step runs), or the CUDA
+//! kernels of the GPU engine for the table a run's discovery finds.
 
 use crate::games;
-use octal_core::codec::{Codec, LoopTable};
+use crate::gpu_error::GpuError;
+use crate::run::{Request, SolveError, DISCOVERY_HEAPS};
+use crate::solve::solve;
+use octal_core::codec::{value_bits, Codec, LoopTable};
 use octal_core::exact::ValueOverflow;
-use octal_core::{sparse, Code, RareTable, SparseSpace};
+use octal_core::{discover, Code, RareTable, SparseSpace};
 
 #[derive(Debug, thiserror::Error)]
 pub enum CodegenError {
@@ -15,6 +19,20 @@ pub enum CodegenError {
     Overflow(#[from] ValueOverflow),
     #[error("the generated code does not parse: {0}")]
     Syntax(String),
+    #[error("{0} has no sparse space: there are no speculative kernels to generate")]
+    NoKernels(Code),
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    #[error(transparent)]
+    Gpu(#[from] GpuError),
+}
+
+impl CodegenError {
+    /// Whether the request is at fault (kernels asked for a code without a sparse space): bad
+    /// input.
+    pub fn is_bad_request(&self) -> bool {
+        matches!(self, CodegenError::NoKernels(_))
+    }
 }
 
 /// The space and table the build step uses for `code`.
@@ -26,15 +44,19 @@ fn table(code: &Code) -> Result<(SparseSpace, RareTable, u16), CodegenError> {
             return Ok((space, table, max));
         }
     }
-    sparse::table_for(&code.rules(), sparse::DISCOVERY_START, sparse::BUILD_HEAPS)?
-        .ok_or_else(|| CodegenError::NoSparseSpace(code.clone()))
+    discover::table_for(
+        &code.rules(),
+        discover::DISCOVERY_START,
+        discover::BUILD_HEAPS,
+    )?
+    .ok_or_else(|| CodegenError::NoSparseSpace(code.clone()))
 }
 
 /// The pretty-printed Rust of `code`'s unrolled loop, with a header naming the game and table.
 pub fn rust(code: &Code) -> Result<String, CodegenError> {
     let (space, table, max) = table(code)?;
     let lt = LoopTable::new(&code.rules(), space, &table);
-    let bits = crate::solve::value_bits(max);
+    let bits = value_bits(max);
     let u16_words = bits > 9;
     let codes = Codec::code_space(bits);
     let ident = format!("g{}", code.to_string().replace('.', "_"));
@@ -59,4 +81,21 @@ pub fn rust(code: &Code) -> Result<String, CodegenError> {
         text.lines().map(|l| format!("//   {l}\n")).collect::<String>(),
         prettyplease::unparse(&file)
     ))
+}
+
+/// The CUDA C source of `code`'s kernels, for the rare table that a run's discovery finds.
+pub fn cuda(code: &Code) -> Result<String, CodegenError> {
+    let req = Request::new(code.clone(), DISCOVERY_HEAPS);
+    let solution = solve(&req, &mut |_| {})?;
+    let (Some(space), Some(table)) = (solution.space, solution.table) else {
+        return Err(CodegenError::NoKernels(code.clone()));
+    };
+    let max = solution.values.iter().copied().max().unwrap_or(0);
+    let game = kernels_gen::Game {
+        code,
+        space,
+        table: &table,
+        value_bits: value_bits(max),
+    };
+    Ok(kernels_gen::generate(&game).map_err(GpuError::from)?)
 }

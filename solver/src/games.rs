@@ -5,7 +5,7 @@
 use octal_core::{Code, RareTable, SparseKind, SparseSpace};
 
 /// An unrolled speculative loop for one rare table (one-byte codes, 256 of them).
-pub struct Kernel {
+pub struct UnrolledLoop {
     /// The fingerprint of the table the loop was generated from.
     pub fingerprint: u64,
     /// Rare entries unrolled.
@@ -32,7 +32,7 @@ pub struct GameDef {
     pub table: &'static [(usize, u16)],
     pub built_to: usize,
     /// The unrolled loop, or why there is none.
-    pub unrolled: Result<Kernel, &'static str>,
+    pub unrolled: Result<UnrolledLoop, &'static str>,
 }
 
 impl GameDef {

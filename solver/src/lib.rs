@@ -1,24 +1,29 @@
-//! `solver`: the engines that compute Grundy values and the `octal` command line built on them.
+//! `solver`: the engines that compute Grundy values, and what a run reads and writes.
 //!
-//! [`spec`] is the speculative engine (candidate values from the rare table, through a generic
-//! loop or a game's unrolled loop from [`games`]), [`verify`] proves candidates in parallel,
-//! [`solve`] runs discovery and the speculate-verify loop, [`period`] finds and proves periods,
-//! and [`summary`] and [`report`] condense a run's values; [`values`] holds a run's values (in a
-//! memory-mapped file for long runs) and [`store`] writes run directories. [`gpu`] is the engine on generated CUDA kernels.
-//! [`cli`], [`bench`] and [`codegen`] serve the `octal` binary. The game model lives in `octal-core`.
+//! [`run`] is the vocabulary of a run (request, engine choice, notices, solution, errors);
+//! [`solve`] runs discovery, chooses the engine and drives it. The engines: [`spec`] speculates
+//! candidate values from the rare table (a generic loop, or a game's unrolled loop from
+//! [`games`]), [`verify`] proves them in parallel, [`cpu`] is the speculate-verify loop on the
+//! CPU and [`gpu`] the one on generated CUDA kernels ([`gpu_error`] says why it cannot run).
+//! [`period`] finds and proves periods; [`summary`] and [`report`] condense a run's values;
+//! [`values`] holds them (in a memory-mapped file for long runs) and [`rundir`] keeps them in a
+//! run directory; [`export`] and [`plot`] turn them into files; [`codegen`] prints the generated
+//! Rust and CUDA. The game model lives in `octal-core`; the `octal` binary (`src/bin/octal`)
+//! parses the command line and calls these.
 
-pub mod bench;
-pub mod cli;
 pub mod codegen;
+pub mod cpu;
 pub mod export;
 pub mod games;
 pub mod gpu;
+pub mod gpu_error;
 pub mod period;
 pub mod plot;
 pub mod report;
+pub mod run;
+pub mod rundir;
 pub mod solve;
 pub mod spec;
-pub mod store;
 pub mod summary;
 pub mod values;
 pub mod verify;

@@ -15,12 +15,47 @@ use plotters::prelude::*;
 use plotters::style::{register_font, FontStyle};
 
 /// What to draw.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     /// Number of heaps (log scale) against Grundy value.
     Histogram,
     /// G(n) against n, one point per heap (evenly subsampled over large ranges).
     Scatter,
+}
+
+impl Kind {
+    /// Every kind.
+    pub const ALL: [Kind; 2] = [Kind::Histogram, Kind::Scatter];
+
+    /// The name `--kind` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Histogram => "histogram",
+            Kind::Scatter => "scatter",
+        }
+    }
+}
+
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A plot kind that is not `histogram` or `scatter`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown plot kind {0:?} (expected histogram or scatter)")]
+pub struct UnknownKind(pub String);
+
+impl std::str::FromStr for Kind {
+    type Err = UnknownKind;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Kind::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| UnknownKind(s.to_string()))
+    }
 }
 
 /// A run of values and how to plot it.

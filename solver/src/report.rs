@@ -2,7 +2,7 @@
 //! (a contract: users' scripts read these field names), and the OEIS b-file.
 
 use crate::period::Period;
-use crate::solve::Solution;
+use crate::run::{GpuTimings, Solution};
 use crate::summary::Summary;
 use octal_core::{Code, SparseSpace};
 use serde_json::{json, Value};
@@ -183,5 +183,30 @@ pub fn games_table() -> String {
             .flat_map(|g| g.aliases.iter().map(move |a| format!("{a} = {}", g.code)))
             .collect::<Vec<_>>()
             .join(", ")
+    )
+}
+
+/// The line a GPU run prints on stderr: where the device's time went.
+pub fn gpu_timings_line(t: &GpuTimings, verified: bool) -> String {
+    let verification = if verified {
+        format!(
+            "verified {} in {:.3} s of device time ({:.0}/s) beside it",
+            t.verified,
+            t.verify.as_secs_f64(),
+            t.verified_per_second()
+        )
+    } else {
+        "none verified (--speculate-only)".to_string()
+    };
+    format!(
+        "gpu: speculated {} heaps in {:.3} s of device time ({:.0}/s, {} rounds, {:.1} heaps a round), {verification}; the host waited {:.3} s for the device; {} kernel modules compiled, {} heaps on the CPU while the table settled",
+        t.speculated,
+        t.speculate.as_secs_f64(),
+        t.speculated_per_second(),
+        t.rounds,
+        t.heaps_per_round(),
+        t.waited.as_secs_f64(),
+        t.compiled,
+        t.on_cpu
     )
 }

@@ -8,7 +8,7 @@
 //! values fit) with one load, one xor and one store per rare entry. The verifier proves every
 //! candidate; this module never decides what is reported.
 
-use crate::games::Kernel;
+use crate::games::UnrolledLoop;
 use octal_core::codec::{Codec, LoopTable};
 use octal_core::exact::{self, Marks};
 use octal_core::{RareTable, Rules, SparseSpace};
@@ -83,25 +83,25 @@ pub struct Speculator<W: Word> {
     /// Heap of `window[0]`; the window holds heaps `window_heap .. window_heap + window.len()`.
     window_heap: usize,
     /// The game's unrolled loop, when it was generated for exactly this table.
-    kernel: Option<&'static Kernel>,
+    unrolled: Option<&'static UnrolledLoop>,
 }
 
 impl<W: Word> Speculator<W> {
     /// An engine for `table`, with codes for values below `2^value_bits`. Entries of `table`
     /// whose value is not sparse at their heap are dropped: the engine predicts only rare values,
-    /// and the verifier checks each prediction against the full mex. `kernel`, a game's unrolled
+    /// and the verifier checks each prediction against the full mex. `unrolled`, a game's unrolled
     /// loop, is used only when it was generated for exactly this table and these codes.
     pub fn new(
         rules: &Rules,
         space: SparseSpace,
         table: RareTable,
         value_bits: u32,
-        kernel: Option<&'static Kernel>,
+        unrolled: Option<&'static UnrolledLoop>,
     ) -> Self {
         let table = table.sparse_only(&space);
         let codec = Codec::new(space);
         let codes = Codec::code_space(value_bits).min(W::CODES);
-        let kernel = kernel
+        let unrolled = unrolled
             .filter(|k| W::BYTE && codes == 256 && k.fingerprint == table.fingerprint(&space));
         let lt = LoopTable::new(rules, space, &table);
         Speculator {
@@ -122,13 +122,13 @@ impl<W: Word> Speculator<W> {
             codes,
             window: Vec::new(),
             window_heap: 0,
-            kernel,
+            unrolled,
         }
     }
 
     /// Whether the hot loop is the game's unrolled one.
     pub fn unrolled(&self) -> bool {
-        self.kernel.is_some()
+        self.unrolled.is_some()
     }
 
     pub fn table(&self) -> &RareTable {
@@ -232,8 +232,8 @@ impl<W: Word> Speculator<W> {
             let pos = n - self.window_heap;
             let (seen, stamp) = (&mut self.seen[..], self.stamp);
             assert!(pos >= self.reach && pos <= self.window.len());
-            if let Some(k) = self.kernel {
-                // SAFETY: `W` is `u8` (checked in `new`), so the window is bytes; the kernel was
+            if let Some(k) = self.unrolled {
+                // SAFETY: `W` is `u8` (checked in `new`), so the window is bytes; the unrolled loop was
                 // generated for this table, so it reads at most `reach` codes back, and
                 // `reach <= pos <= window.len()`; `seen` holds at least 256 bytes.
                 unsafe {

@@ -3,7 +3,9 @@
 
 use octal_core::{exact, Code, RareTable, SparseKind, SparseSpace};
 use proptest::prelude::*;
-use solver::solve::{solve, speculate_verify, Engine, EngineChoice, Notice, Request};
+use solver::cpu;
+use solver::run::{Engine, EngineChoice, Notice, Request};
+use solver::solve::solve;
 use solver::values::ValueStore;
 
 fn officers_exact(n: usize) -> Vec<u16> {
@@ -26,7 +28,7 @@ fn officers_from_heap_0_matches_exact_to_1e5() {
         (12, ValueStore::memory()),
         (9, ValueStore::temp().unwrap()),
     ] {
-        speculate_verify(
+        cpu::extend(
             &rules,
             space,
             seed.clone(),
@@ -75,7 +77,7 @@ fn a_stale_table_costs_speed_not_correctness() {
     let mut found = Vec::new();
     let mut g = ValueStore::memory();
     let rules = ".6".parse::<Code>().unwrap().rules();
-    let table = speculate_verify(
+    let table = cpu::extend(
         &rules,
         space,
         stale,
@@ -87,7 +89,8 @@ fn a_stale_table_costs_speed_not_correctness() {
         &mut |n| found.push(n),
         &mut |_| Ok(false),
     )
-    .unwrap();
+    .unwrap()
+    .table;
     assert!(g == want);
     assert_eq!(table, RareTable::from_values(&space, &want));
     let missing = table.len() - RareTable::from_values(&space, &want[..5000]).len();
@@ -106,18 +109,18 @@ fn a_stale_build_time_table_falls_back_to_the_generic_loop() {
         kind: SparseKind::Range,
         mask: 0x1ee,
     };
-    let (table, kernel) = &solver::games::STALE_OFFICERS;
+    let (table, unrolled) = &solver::games::STALE_OFFICERS;
     let table = RareTable::from_entries(table.to_vec());
     assert!(table.last_heap() < 5000);
     let rules = ".6".parse::<Code>().unwrap().rules();
     let mut notices = Vec::new();
     let mut g = ValueStore::memory();
-    speculate_verify(
+    cpu::extend(
         &rules,
         space,
         table,
         9,
-        Some(kernel),
+        Some(unrolled),
         &mut g,
         want.len(),
         true,
@@ -149,7 +152,7 @@ proptest! {
 
     /// Any mask, of either kind, and a table that is partly missing and partly wrong.
     #[test]
-    fn speculate_verify_equals_exact(
+    fn cpu_extend_equals_exact(
         code in code(),
         mask in 1u16..32,
         domain in prop::bool::ANY,
@@ -168,7 +171,7 @@ proptest! {
         let mut entries = RareTable::from_values(&space, &want[..known]).entries().to_vec();
         entries.extend(bogus);
         let mut g = ValueStore::memory();
-        speculate_verify(&rules, space, RareTable::from_entries(entries), 9, None, &mut g, n, true, &mut |_| {}, &mut |_| Ok(false))
+        cpu::extend(&rules, space, RareTable::from_entries(entries), 9, None, &mut g, n, true, &mut |_| {}, &mut |_| Ok(false))
             .unwrap();
         prop_assert!(g == want, "{} with {:?} differs", code, space);
     }
@@ -208,19 +211,19 @@ proptest! {
 fn every_unrolled_game_matches_exact_to_1e5() {
     let n = 100_000;
     for game in solver::games::GAMES {
-        let (Ok(kernel), Some(space)) = (&game.unrolled, game.space) else {
+        let (Ok(unrolled), Some(space)) = (&game.unrolled, game.space) else {
             continue;
         };
         let code: Code = game.code.parse().unwrap();
         let want = exact::values(&code.rules(), n).unwrap();
         let mut g = ValueStore::memory();
         let mut notices = Vec::new();
-        speculate_verify(
+        cpu::extend(
             &code.rules(),
             space,
             game.table(),
             9,
-            Some(kernel),
+            Some(unrolled),
             &mut g,
             n,
             true,

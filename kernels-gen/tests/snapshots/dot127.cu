@@ -110,6 +110,8 @@ __constant__ unsigned int BREAK[1] = {
     3
 };
 
+// The kernels of the GPU engine (`spec`, `decode`, `verify`): the same text for every game,
+// after the game's macros and tables above.
 #define NONE 0xffffffffffffffffull
 
 __device__ __forceinline__ unsigned rare_parity(u64 n) {
@@ -148,7 +150,7 @@ __device__ __forceinline__ void load_ring(code_t *ring, const code_t *codes, u64
 // (cooperative, hence co-resident) grid has arrived. The barrier counts arrivals without reset,
 // so nothing waits on a last arriver. The arrival returns the count, so the last block to arrive
 // does not poll at all, and the others start polling from what it told them (1% faster than a
-// `red` and polls, bench/results/officers-gpu-h200-session18.md).
+// `red` and polls).
 __device__ __forceinline__ void arrive(u64 *ctl, unsigned r, u64 *block_min) {
     unsigned slot = r % 3u;
     if (block_min[0] != NONE) atomicMin(ctl + CTL_CHANGED + slot, block_min[0]);
@@ -360,7 +362,7 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
             // Options [settled[si], N_OPTIONS) are in the far slot (see `settle`), the round
             // marks the others: the codes taken are got | slot (a fresh heap's marks are all
             // far, and become its slot). Two calls, not one with chosen bounds: each is inlined
-            // for its case, and one call ran the speculation 2% slower (session 19, run 169).
+            // for its case, and one call ran the speculation 2% slower.
             unsigned got[GOT];
             if (fresh) {
                 mark_options(opts, ring, codes, cmask, mine, got, lane, n, near, N_OPTIONS);

@@ -3,7 +3,7 @@
 //! compilation of generated source, and the module cache.
 
 use super::launch::Kernels;
-use super::GpuError;
+use crate::gpu_error::GpuError;
 use cudarc::driver::{CudaContext, CudaStream};
 use cudarc::nvrtc::{self, CompileError, CompileOptions, Ptx};
 use kernels_gen::{Game, Layout};
@@ -107,7 +107,7 @@ impl Gpu {
         // (the block scheduler serves the higher priority's blocks first): so the two keep pace.
         // With equal priorities, the speculation on the default stream, the verification fell
         // behind it and set the pace (Officers 10^9 on the H200: verification 65 -> 70 M/s,
-        // end to end 62.6 -> 67.2 M values/s; bench/results/officers-gpu-h200-session18.md).
+        // end to end 62.6 -> 67.2 M values/s; bench/README.md).
         let (least, greatest) = cudarc::driver::result::stream::get_priority_range()?;
         Ok(Gpu {
             check: ctx.new_stream_with_priority(least)?,

@@ -1,33 +1,33 @@
 //! The speculate-verify loop on the device.
 //!
 //! Heaps before the kernels' first heap (where options may reach two rare heaps) run on the CPU
-//! loop. From there one session per rare table: the values proved so far go to the device, then
+//! loop. From there one device run per rare table: the values proved so far go to the device, then
 //! blocks of heaps go through it queued three deep: the `spec` kernel speculates a block (rounds
 //! over a sliding window, one cooperative launch) from the unproved values of the blocks before
 //! it, `decode` turns codes into values, and the `verify` kernel proves the block on a second
 //! stream beside the next speculation; meanwhile the host takes the oldest block (its proof, its
 //! values, its flagged heap), so that the device never waits for the host. Work queued past a
 //! failed proof is thrown away. The heap `verify` flags first is checked on the CPU: a wrong
-//! candidate ends the session with the corrected table (one [`Notice::TableCorrected`]), and the
+//! candidate ends the device run with the corrected table (one [`Notice::TableCorrected`]), and the
 //! CPU engine computes a stretch of heaps before the device resumes with kernels for the table it
 //! then has (corrections come in bursts, and each table costs a compilation); a mex beyond the
 //! code space ends it with wider codes ([`Notice::Widened`]). Only proved values reach `g`.
 
 use super::device::Gpu;
 use super::launch::{Buffers, Kernels, Resident, Timed, SLOTS};
-use super::{GpuError, Timings};
-use crate::solve::{self, Notice, SolveError};
+use crate::cpu;
+use crate::gpu_error::GpuError;
+use crate::run::{GpuTimings, Notice, SolveError};
 use crate::values::ValueStore;
 use crate::verify::{Refuted, Verifier};
-use octal_core::codec::Codec;
+use octal_core::codec::{value_bits, Codec};
 use octal_core::exact;
 use octal_core::{Code, RareTable, SparseSpace};
 use std::collections::VecDeque;
 use std::time::Instant;
 
 /// Heaps of the `spec` kernel's window: the fastest of 512 .. 8192 on Officers on the H200
-/// (bench/results/officers-gpu-h200-window.md; 3072 since kernels-gen 4.6, which settles a heap's
-/// options during the grid barrier's wait: bench/results/officers-gpu-h200-session16.md).
+/// (kernels-gen settles a heap's options during the grid barrier's wait; bench/README.md).
 const DEFAULT_WINDOW: usize = 3072;
 
 /// The `spec` kernel's window: [`DEFAULT_WINDOW`], or what the environment variable
@@ -41,7 +41,7 @@ fn window() -> u32 {
         .clamp(32, kernels_gen::WINDOW_MAX) as u32
 }
 
-/// Heaps of the first block of a session; blocks double up to `MAX_BLOCK` (and
+/// Heaps of the first block of a device run; blocks double up to `MAX_BLOCK` (and
 /// [`Resident::max_block`], an eighth of the device's ring).
 const MIN_BLOCK: usize = 1 << 16;
 const MAX_BLOCK: usize = 1 << 24;
@@ -65,7 +65,7 @@ pub fn resident(reach: usize) -> Resident {
 const MIN_CPU_STRETCH: usize = 1 << 15;
 const MAX_CPU_STRETCH: usize = 1 << 24;
 
-/// How a session ended.
+/// How a device run ended.
 enum Ended {
     /// `g` holds the heaps asked for, or `stop` asked to end.
     Done,
@@ -76,11 +76,11 @@ enum Ended {
 }
 
 /// Extends `g` (proved values) to `n` heaps on the GPU, seeded with `table` and codes for values
-/// below 2^bits; like [`solve::speculate_verify`] in every other respect. The device keeps the
+/// below 2^bits; like [`cpu::extend`] in every other respect. The device keeps the
 /// heaps [`resident`] says, or `keep` (tests: a small ring wraps often). Returns the table the
 /// engine ended with.
 #[allow(clippy::too_many_arguments)]
-pub fn speculate_verify(
+pub fn extend(
     gpu: &mut Gpu,
     keep: Option<Resident>,
     code: &Code,
@@ -92,7 +92,7 @@ pub fn speculate_verify(
     verify: bool,
     notify: &mut dyn FnMut(Notice),
     stop: &mut dyn FnMut(&[u16]) -> Result<bool, SolveError>,
-    timings: &mut Timings,
+    timings: &mut GpuTimings,
 ) -> Result<RareTable, SolveError> {
     let rules = code.rules();
     let verifier = Verifier::new(&rules, space);
@@ -112,9 +112,10 @@ pub fn speculate_verify(
         if g.len() < hot_from || on_cpu > 0 {
             let from = g.len();
             let to = hot_from.max(from + on_cpu).min(n);
-            table = solve::speculate_verify(
+            table = cpu::extend(
                 &rules, space, table, bits, None, g, to, verify, notify, stop,
-            )?;
+            )?
+            .table;
             bits = bits.max(bits_of(&g[from..]));
             timings.on_cpu += g.len() - from;
             on_cpu = 0;
@@ -127,7 +128,7 @@ pub fn speculate_verify(
         timings.compiled += usize::from(compiled);
         let start = g.len();
         let keep = keep.unwrap_or_else(|| resident(kernels.layout.reach));
-        let ended = Session::new(gpu, &kernels, space, g, keep)?
+        let ended = DeviceRun::new(gpu, &kernels, space, g, keep)?
             .run(&verifier, g, n, verify, stop, timings)?;
         match ended {
             Ended::Done => break,
@@ -164,20 +165,19 @@ pub fn speculate_verify(
     Ok(table)
 }
 
-/// Value bits of the largest value in `g` (at least 9, as on the CPU).
+/// Value bits of the largest value in `g` (as on the CPU).
 fn bits_of(g: &[u16]) -> u32 {
-    let max = g.iter().copied().max().unwrap_or(0);
-    (16 - max.leading_zeros()).max(9)
+    value_bits(g.iter().copied().max().unwrap_or(0))
 }
 
 /// One rare table's run on the device.
-struct Session<'a> {
+struct DeviceRun<'a> {
     gpu: &'a Gpu,
     kernels: &'a Kernels,
     buf: Buffers,
 }
 
-impl<'a> Session<'a> {
+impl<'a> DeviceRun<'a> {
     /// Uploads what the device keeps of the proved values `g`: the first heaps, the last half ring
     /// of values (verification reads at most a quarter ring and a block back) and the codes the
     /// options read.
@@ -187,7 +187,7 @@ impl<'a> Session<'a> {
         space: SparseSpace,
         g: &[u16],
         keep: Resident,
-    ) -> Result<Session<'a>, GpuError> {
+    ) -> Result<DeviceRun<'a>, GpuError> {
         let l = &kernels.layout;
         let need = keep.bytes(l.code_bytes);
         let (free, _) = gpu.ctx.mem_get_info()?;
@@ -221,7 +221,7 @@ impl<'a> Session<'a> {
             let len = heaps.len();
             stream.memcpy_htod(&g[heaps], &mut buf.values.slice_mut(at..at + len))?;
         }
-        Ok(Session { gpu, kernels, buf })
+        Ok(DeviceRun { gpu, kernels, buf })
     }
 
     /// Runs blocks through the device until `g` holds `n` heaps, a candidate is wrong, a mex
@@ -236,7 +236,7 @@ impl<'a> Session<'a> {
         n: usize,
         verify: bool,
         stop: &mut dyn FnMut(&[u16]) -> Result<bool, SolveError>,
-        timings: &mut Timings,
+        timings: &mut GpuTimings,
     ) -> Result<Ended, SolveError> {
         let window = window().min(self.kernels.max_window());
         let max_block = MAX_BLOCK.min(self.buf.resident.max_block());
@@ -388,9 +388,9 @@ impl<'a> Session<'a> {
     }
 }
 
-impl Drop for Session<'_> {
+impl Drop for DeviceRun<'_> {
     /// Nothing may still run on the buffers when they are freed: waits for the work queued past
-    /// the session's end (an error here has no one to go to; the next call on the device meets
+    /// the device run's end (an error here has no one to go to; the next call on the device meets
     /// it).
     fn drop(&mut self) {
         let _ = self.gpu.stream.synchronize();

@@ -1,7 +1,7 @@
 //! Every `unsafe` kernel launch of the GPU engine, each checked against the signature in the
 //! generated source (see the `kernels-gen` crate docs) and against the buffer lengths it relies on.
 
-use super::GpuError;
+use crate::gpu_error::GpuError;
 use cudarc::driver::sys::{CUevent_flags, CUfunction_attribute_enum};
 use cudarc::driver::{
     CudaEvent, CudaFunction, CudaModule, CudaSlice, CudaStream, DriverError, LaunchConfig,
@@ -75,7 +75,7 @@ impl Resident {
     }
 }
 
-/// The device buffers of one speculate-verify session.
+/// The device buffers of one speculate-verify run on the device.
 pub struct Buffers {
     /// Codes of the last heaps, `layout.code_bytes` bytes a heap, in a ring (see
     /// [`Resident::pieces`]).

@@ -4,15 +4,16 @@
 //! against the baseline's (fnv1a64) before a figure is printed.
 
 use crate::cli::{self, BenchArgs};
-use crate::period::PeriodSearch;
-use crate::solve::{self, EngineChoice, Request};
-use crate::values::ValueStore;
 use anyhow::{bail, Context, Result};
 use octal_core::classic::Classic;
 use octal_core::exact;
 use octal_core::fnv::fnv1a64_values;
 use octal_core::Code;
 use serde_json::json;
+use solver::period::PeriodSearch;
+use solver::run::{EngineChoice, Request, DISCOVERY_HEAPS};
+use solver::solve;
+use solver::values::ValueStore;
 use std::ops::Deref;
 use std::path::Path;
 use std::time::Instant;
@@ -57,8 +58,8 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let mut classic = Vec::new();
     let t0 = Instant::now();
     // Discovery on the same heaps as `solve` uses, however few the bench asks for.
-    let mut g = exact::values(&rules, solve::DISCOVERY_HEAPS)?;
-    let Some(space) = octal_core::sparse::discover(&rules, &g) else {
+    let mut g = exact::values(&rules, DISCOVERY_HEAPS)?;
+    let Some(space) = octal_core::discover::discover(&rules, &g) else {
         bail!("{code} has no sparse space: the benchmark compares sparse-space engines");
     };
     let mut engine = Classic::new(&rules, space, &g);
@@ -153,7 +154,7 @@ fn engines_and_periods(
         timed(|| Ok(on.install(|| solve::solve(&req, &mut |_| {}))?))
     };
     let (generic, tg) = run(EngineChoice::Generic, false, false, code, one)?;
-    let unrolled = match crate::games::find(code).map(|g| g.unrolled.is_ok()) {
+    let unrolled = match solver::games::find(code).map(|g| g.unrolled.is_ok()) {
         Some(true) => Some(run(EngineChoice::Unrolled, false, false, code, one)?),
         _ => None,
     };

@@ -38,10 +38,13 @@ const HEADER: usize = 64;
 const CODE_BYTES: usize = 40;
 
 #[derive(Debug, thiserror::Error)]
-pub enum StoreError {
+pub enum RunDirError {
     /// The directory or a file in it is damaged or not a run directory (bad input: exit 2).
     #[error("{file}: {what}")]
     Corrupt { file: PathBuf, what: String },
+    /// The directory already holds a run (bad input: exit 2).
+    #[error("{} already holds a run: continue it with `octal resume {}`", .0.display(), .0.display())]
+    Occupied(PathBuf),
     /// Another process holds the directory.
     #[error("{0} is in use by another octal process (its lock is held)")]
     Locked(PathBuf),
@@ -54,15 +57,15 @@ pub enum StoreError {
     Values(#[from] ValuesError),
 }
 
-fn io_err(file: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
-    move |source| StoreError::Io {
+fn io_err(file: &Path) -> impl FnOnce(io::Error) -> RunDirError + '_ {
+    move |source| RunDirError::Io {
         file: file.to_path_buf(),
         source,
     }
 }
 
-fn corrupt(file: &Path, what: impl Into<String>) -> StoreError {
-    StoreError::Corrupt {
+fn corrupt(file: &Path, what: impl Into<String>) -> RunDirError {
+    RunDirError::Corrupt {
         file: file.to_path_buf(),
         what: what.into(),
     }
@@ -84,7 +87,7 @@ pub struct Checkpoint {
     /// Bytes per value in `values.bin` when the checkpoint was written (its header may say 2
     /// where this still says 1: the header is read).
     pub width: u8,
-    /// Seconds of computation so far, over all sessions.
+    /// Seconds of computation so far, over every process that worked on the run.
     pub elapsed: f64,
     /// Table corrections so far (new rare values found by the verifier).
     pub corrections: usize,
@@ -132,7 +135,7 @@ pub struct RunDir {
 
 impl RunDir {
     /// Opens (creating it when `create`) and locks a run directory.
-    pub fn open(dir: &Path, create: bool) -> Result<RunDir, StoreError> {
+    pub fn open(dir: &Path, create: bool) -> Result<RunDir, RunDirError> {
         if create {
             fs::create_dir_all(dir).map_err(io_err(dir))?;
         } else if !dir.is_dir() {
@@ -147,7 +150,9 @@ impl RunDir {
             .map_err(io_err(&path))?;
         match lock.try_lock() {
             Ok(()) => {}
-            Err(fs::TryLockError::WouldBlock) => return Err(StoreError::Locked(dir.to_path_buf())),
+            Err(fs::TryLockError::WouldBlock) => {
+                return Err(RunDirError::Locked(dir.to_path_buf()))
+            }
             Err(fs::TryLockError::Error(e)) => return Err(io_err(&path)(e)),
         }
         Ok(RunDir {
@@ -169,7 +174,7 @@ impl RunDir {
     }
 
     /// A fresh store for the run's values in `values.work`.
-    pub fn scratch(&self) -> Result<ValueStore, StoreError> {
+    pub fn value_store(&self) -> Result<ValueStore, RunDirError> {
         Ok(ValueStore::at(&self.dir.join("values.work"))?)
     }
 
@@ -179,12 +184,12 @@ impl RunDir {
     }
 
     /// Reads and checks the checkpoint.
-    pub fn checkpoint(&self) -> Result<Checkpoint, StoreError> {
+    pub fn checkpoint(&self) -> Result<Checkpoint, RunDirError> {
         read_checkpoint(&self.checkpoint_path())
     }
 
     /// Replaces the checkpoint atomically.
-    pub fn write_checkpoint(&self, c: &Checkpoint) -> Result<(), StoreError> {
+    pub fn write_checkpoint(&self, c: &Checkpoint) -> Result<(), RunDirError> {
         let path = self.checkpoint_path();
         let tmp = self.dir.join("checkpoint.json.tmp");
         let text = serde_json::to_string_pretty(c).expect("a checkpoint serialises") + "\n";
@@ -200,18 +205,23 @@ impl RunDir {
 
     /// Reads the `count` values the checkpoint vouches for into a fresh `values.work`, checking
     /// every block; sets the checkpoint's width to the file's.
-    pub fn read_values(&self, c: &mut Checkpoint) -> Result<ValueStore, StoreError> {
-        read_values(&self.values_path(), c, self.scratch()?)
+    pub fn read_values(&self, c: &mut Checkpoint) -> Result<ValueStore, RunDirError> {
+        read_values(&self.values_path(), c, self.value_store()?)
     }
 
     /// A writer that appends to the value file after its first `values.len()` values (cutting
     /// off anything past them, such as a block a kill left half written).
-    pub fn writer(&self, code: &str, width: u8, values: &[u16]) -> Result<ValueWriter, StoreError> {
+    pub fn writer(
+        &self,
+        code: &str,
+        width: u8,
+        values: &[u16],
+    ) -> Result<ValueWriter, RunDirError> {
         ValueWriter::open(&self.values_path(), code, width, values.len())
     }
 }
 
-fn read_checkpoint(path: &Path) -> Result<Checkpoint, StoreError> {
+fn read_checkpoint(path: &Path) -> Result<Checkpoint, RunDirError> {
     let text = fs::read_to_string(path).map_err(|e| match e.kind() {
         io::ErrorKind::NotFound => corrupt(path, "missing: this is not a run directory"),
         _ => io_err(path)(e),
@@ -259,7 +269,7 @@ fn read_values(
     path: &Path,
     c: &mut Checkpoint,
     mut values: ValueStore,
-) -> Result<ValueStore, StoreError> {
+) -> Result<ValueStore, RunDirError> {
     let file = File::open(path).map_err(|e| match e.kind() {
         io::ErrorKind::NotFound => corrupt(path, "missing"),
         _ => io_err(path)(e),
@@ -334,7 +344,7 @@ pub struct ValueWriter {
 }
 
 impl ValueWriter {
-    fn open(path: &Path, code: &str, width: u8, count: usize) -> Result<ValueWriter, StoreError> {
+    fn open(path: &Path, code: &str, width: u8, count: usize) -> Result<ValueWriter, RunDirError> {
         let mut file = OpenOptions::new()
             .create(true)
             .truncate(false)
@@ -367,7 +377,7 @@ impl ValueWriter {
     /// Writes the full blocks of `g` (all values from heap 0) not written yet; with `all`, the
     /// last, shorter block too (the end of a run). A value above 255 first switches the file to
     /// two bytes a value. Syncs and returns the values now durable.
-    pub fn sync(&mut self, g: &[u16], all: bool) -> Result<usize, StoreError> {
+    pub fn sync(&mut self, g: &[u16], all: bool) -> Result<usize, RunDirError> {
         let end = if all {
             g.len()
         } else {
@@ -390,7 +400,7 @@ impl ValueWriter {
 
     /// Rewrites the file, holding `written`, at two bytes a value: beside it, synced, renamed
     /// over it.
-    fn widen(&mut self, written: &[u16]) -> Result<(), StoreError> {
+    fn widen(&mut self, written: &[u16]) -> Result<(), RunDirError> {
         let tmp = self.path.with_extension("bin.tmp");
         let mut file = File::create(&tmp).map_err(io_err(&tmp))?;
         file.write_all(&header(&self.code, 2))
@@ -416,7 +426,7 @@ fn write_blocks(
     values: &[u16],
     width: u8,
     bytes: &mut Vec<u8>,
-) -> Result<(), StoreError> {
+) -> Result<(), RunDirError> {
     for block in values.chunks(BLOCK) {
         encode(block, width, bytes);
         file.write_all(bytes).map_err(io_err(path))?;
@@ -450,10 +460,134 @@ impl Pace {
     }
 }
 
+/// A run directory being written by a run: the lock, the value file, the checkpoint and the pace
+/// of checkpoints.
+pub struct Recorder {
+    run: RunDir,
+    writer: ValueWriter,
+    checkpoint: Checkpoint,
+    pace: Pace,
+}
+
+impl Recorder {
+    /// Starts a fresh run in `dir` (created if need be) of `code` (canonical) to `n` heaps on
+    /// the engine named `engine`, checkpointing at most every `every`; returns the store for the
+    /// run's values.
+    pub fn create(
+        dir: &Path,
+        code: &str,
+        n: usize,
+        engine: &str,
+        check_period: bool,
+        every: Duration,
+    ) -> Result<(Recorder, ValueStore), RunDirError> {
+        let run = RunDir::open(dir, true)?;
+        if run.has_run() {
+            return Err(RunDirError::Occupied(dir.to_path_buf()));
+        }
+        let code = code.to_string();
+        // One byte a value until a value needs two (the writer switches).
+        let width = 1;
+        let writer = run.writer(&code, width, &[])?;
+        let checkpoint = Checkpoint {
+            format: FORMAT,
+            code,
+            n,
+            engine: engine.to_string(),
+            check_period,
+            count: 0,
+            width,
+            elapsed: 0.0,
+            corrections: 0,
+            finished: false,
+            sparse: "none".into(),
+            mask: 0,
+            domain_k: 0,
+        };
+        run.write_checkpoint(&checkpoint)?;
+        let values = run.value_store()?;
+        let recorder = Recorder {
+            run,
+            writer,
+            checkpoint,
+            pace: Pace::new(every),
+        };
+        Ok((recorder, values))
+    }
+
+    /// Opens the run in `dir` to continue it, checkpointing at most every `every`: the recorder
+    /// and the values the checkpoint vouches for (every block checked).
+    pub fn reopen(dir: &Path, every: Duration) -> Result<(Recorder, ValueStore), RunDirError> {
+        let run = RunDir::open(dir, false)?;
+        let mut checkpoint = run.checkpoint()?;
+        let values = run.read_values(&mut checkpoint)?;
+        let writer = run.writer(&checkpoint.code, checkpoint.width, &values)?;
+        let recorder = Recorder {
+            run,
+            writer,
+            checkpoint,
+            pace: Pace::new(every),
+        };
+        Ok((recorder, values))
+    }
+
+    /// The run's checkpoint as last written.
+    pub fn checkpoint(&self) -> &Checkpoint {
+        &self.checkpoint
+    }
+
+    /// Sets the run's target to `n` heaps (a finished run becomes unfinished until it gets
+    /// there).
+    pub fn extend_to(&mut self, n: usize) {
+        self.checkpoint.n = n;
+        self.checkpoint.finished = false;
+    }
+
+    /// Shown the proved values `g` as they grow: makes them durable and records them when a
+    /// checkpoint is due.
+    pub fn proved(
+        &mut self,
+        g: &[u16],
+        space: Option<octal_core::SparseSpace>,
+        corrections: usize,
+        elapsed: f64,
+    ) -> Result<(), RunDirError> {
+        if self.pace.due() {
+            self.checkpoint.set_space(space);
+            self.checkpoint.corrections = corrections;
+            self.save(g, false, elapsed)?;
+        }
+        Ok(())
+    }
+
+    /// Makes every value of the finished run durable and marks the run finished.
+    pub fn finish(
+        &mut self,
+        g: &[u16],
+        space: Option<octal_core::SparseSpace>,
+        corrections: usize,
+        elapsed: f64,
+    ) -> Result<(), RunDirError> {
+        self.checkpoint.set_space(space);
+        self.checkpoint.corrections = corrections;
+        self.checkpoint.finished = true;
+        self.save(g, true, elapsed)
+    }
+
+    /// Makes the values `g` durable and records them in the checkpoint (with the width the
+    /// value file has after them).
+    fn save(&mut self, g: &[u16], all: bool, elapsed: f64) -> Result<(), RunDirError> {
+        self.checkpoint.count = self.writer.sync(g, all)?;
+        self.checkpoint.width = self.writer.width();
+        self.checkpoint.elapsed = elapsed;
+        self.run.write_checkpoint(&self.checkpoint)
+    }
+}
+
 /// Checks a run directory without changing it (no lock is taken): the checkpoint, the header and
 /// every block. Returns the checkpoint (with the file's width) and the values, in a store of their
 /// own ([`ValueStore::for_heaps`]).
-pub fn check(dir: &Path) -> Result<(Checkpoint, ValueStore), StoreError> {
+pub fn check(dir: &Path) -> Result<(Checkpoint, ValueStore), RunDirError> {
     if !dir.is_dir() {
         return Err(corrupt(dir, "no such run directory"));
     }
@@ -501,7 +635,7 @@ mod tests {
         assert!(run.read_values(&mut c).unwrap() == g);
         assert!(matches!(
             RunDir::open(&dir, false),
-            Err(StoreError::Locked(_))
+            Err(RunDirError::Locked(_))
         ));
         // A resumed writer cuts the short block off and writes it again.
         let mut w = run.writer("0.6", 2, &g).unwrap();

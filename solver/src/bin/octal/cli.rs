@@ -1,10 +1,25 @@
 //! The command line in two steps, as ripgrep does it: clap parses raw flags, then `validate`
-//! turns them into a checked run configuration (or a one-line input error).
+//! turns them into a checked run configuration (or a one-line input error). Names that the
+//! library knows (engines, export formats, plot kinds) are parsed by the library's `FromStr`.
 
-use crate::solve::{EngineChoice, Request};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{Args, Parser, Subcommand};
 use octal_core::Code;
+use solver::export::Format;
+use solver::plot::Kind;
+use solver::run::{EngineChoice, Request};
 use std::path::PathBuf;
+use std::str::FromStr;
+
+/// A parser for one of `names`, turned into `T` by its `FromStr` (clap lists the names in help
+/// and in its error for any other).
+fn named<T>(names: impl IntoIterator<Item = &'static str>) -> impl TypedValueParser<Value = T>
+where
+    T: FromStr + Clone + Send + Sync + 'static,
+    T::Err: std::fmt::Debug,
+{
+    PossibleValuesParser::new(names).map(|s| s.parse::<T>().expect("one of the names"))
+}
 
 #[derive(Debug, Parser)]
 #[command(
@@ -49,8 +64,8 @@ pub struct PlotArgs {
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: PathBuf,
     /// What to draw.
-    #[arg(long, value_enum, default_value_t = crate::plot::Kind::Histogram)]
-    pub kind: crate::plot::Kind,
+    #[arg(long, default_value_t = Kind::Histogram, value_parser = named::<Kind>(Kind::ALL.map(Kind::name)))]
+    pub kind: Kind,
     /// The first heap to draw.
     #[arg(long, default_value = "0")]
     pub from: String,
@@ -107,8 +122,8 @@ pub struct ExportArgs {
     /// The run directory.
     pub dir: PathBuf,
     /// The format: b-file ("n G(n)" lines), bin (little-endian u16 per value) or csv.
-    #[arg(long, value_enum, default_value_t = crate::export::Format::Bfile)]
-    pub format: crate::export::Format,
+    #[arg(long, default_value_t = Format::Bfile, value_parser = named::<Format>(Format::ALL.map(Format::name)))]
+    pub format: Format,
     /// The first heap to write.
     #[arg(long, default_value = "0")]
     pub from: String,
@@ -127,15 +142,6 @@ pub struct CodegenArgs {
     /// The CUDA C source of the GPU engine's kernels instead of the Rust loop.
     #[arg(long)]
     pub cuda: bool,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum EngineArg {
-    Auto,
-    Exact,
-    Generic,
-    Unrolled,
-    Gpu,
 }
 
 #[derive(Debug, Args)]
@@ -161,8 +167,8 @@ pub struct SolveArgs {
     )]
     pub max_n: Option<String>,
     /// The engine: auto picks the fastest that suits the game.
-    #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
-    pub engine: EngineArg,
+    #[arg(long, default_value_t = EngineChoice::Auto, value_parser = named::<EngineChoice>(EngineChoice::ALL.map(EngineChoice::name)))]
+    pub engine: EngineChoice,
     /// The GPU engine: the same as --engine gpu.
     #[arg(long)]
     pub gpu: bool,
@@ -245,7 +251,7 @@ pub fn validate_secs(secs: f64) -> Result<std::time::Duration, InputError> {
 
 /// Parses a code, or a game name from games/, with the error said as input error.
 pub fn parse_code(s: &str) -> Result<Code, InputError> {
-    if let Some(game) = crate::games::by_name(s) {
+    if let Some(game) = solver::games::by_name(s) {
         return Ok(game
             .code
             .parse()
@@ -341,15 +347,9 @@ pub fn validate_solve(a: &SolveArgs) -> Result<SolveConfig, InputError> {
     };
     let threads = validate_threads(a.threads)?;
     let mut request = Request::new(code, n);
-    request.engine = match a.engine {
-        EngineArg::Auto => EngineChoice::Auto,
-        EngineArg::Exact => EngineChoice::Exact,
-        EngineArg::Generic => EngineChoice::Generic,
-        EngineArg::Unrolled => EngineChoice::Unrolled,
-        EngineArg::Gpu => EngineChoice::Gpu,
-    };
+    request.engine = a.engine;
     if a.gpu {
-        if !matches!(a.engine, EngineArg::Auto | EngineArg::Gpu) {
+        if !matches!(a.engine, EngineChoice::Auto | EngineChoice::Gpu) {
             return Err(InputError("--gpu conflicts with --engine".into()));
         }
         request.engine = EngineChoice::Gpu;

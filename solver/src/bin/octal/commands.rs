@@ -1,0 +1,350 @@
+//! The commands that compute or read runs: `solve` and `resume` (with the progress bar, the
+//! notices on stderr and the run directory's checkpoints), `check`, `status`, `export`, `plot`
+//! and `gpu-info`.
+
+use crate::cli::{self, InputError, SolveConfig};
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use solver::period::PeriodSearch;
+use solver::report::{self, Report};
+use solver::run::{EngineChoice, Notice, Request};
+use solver::rundir::{self, Recorder};
+use solver::summary::{Summarizer, Summary};
+use solver::values::ValueStore;
+use solver::{export, plot, solve};
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::time::Instant;
+
+/// `octal solve`: a fresh run, with its run directory if `--out` names one.
+pub fn solve(cfg: SolveConfig) -> Result<()> {
+    let (recorder, values) = match &cfg.out {
+        None => (None, ValueStore::for_heaps(cfg.request.n)?),
+        Some(dir) => {
+            let req = &cfg.request;
+            let (recorder, values) = Recorder::create(
+                dir,
+                &req.code.to_string(),
+                req.n,
+                req.engine.name(),
+                req.check_period,
+                cfg.checkpoint_every,
+            )?;
+            (Some(recorder), values)
+        }
+    };
+    execute(cfg, recorder, values, 0.0, 0)
+}
+
+/// `octal resume`: continues a run directory, to its own target or to `-n`.
+pub fn resume(args: &cli::ResumeArgs) -> Result<()> {
+    let every = cli::validate_secs(args.run.checkpoint_secs)?;
+    let (mut recorder, values) = Recorder::reopen(&args.dir, every)?;
+    let checkpoint = recorder.checkpoint().clone();
+    let code = cli::parse_code(&checkpoint.code)?;
+    let n = match &args.n {
+        Some(n) => cli::parse_count("-n", n)?,
+        None => checkpoint.n,
+    };
+    if n < values.len() {
+        return Err(InputError(format!(
+            "-n {n}: the run already holds {} values; give at least that many",
+            values.len()
+        ))
+        .into());
+    }
+    cli::check_heaps("-n", n)?;
+    let mut request = Request::new(code, n);
+    request.engine = checkpoint.engine.parse().unwrap_or(EngineChoice::Auto);
+    request.check_period = checkpoint.check_period;
+    let cfg = SolveConfig {
+        request,
+        threads: cli::validate_threads(args.run.threads)?,
+        json: args.run.json,
+        values: None,
+        out: Some(args.dir.clone()),
+        quiet: args.run.quiet,
+        checkpoint_every: every,
+    };
+    recorder.extend_to(n);
+    execute(
+        cfg,
+        Some(recorder),
+        values,
+        checkpoint.elapsed,
+        checkpoint.corrections,
+    )
+}
+
+/// Prints notices from a run on stderr, the first few in full.
+fn notice_printer() -> impl FnMut(&Notice) {
+    const SHOWN: usize = 20;
+    let mut count = 0usize;
+    move |notice| match notice {
+        Notice::TableCorrected {
+            heap,
+            value,
+            rare,
+            table_len,
+        } => {
+            count += 1;
+            if count <= SHOWN {
+                let what = if *rare {
+                    "new rare value"
+                } else {
+                    "not rare after all"
+                };
+                eprintln!(
+                    "octal: {what}: G({heap}) = {value}; rare table rebuilt ({table_len} entries), recomputing from heap {}",
+                    heap + 1
+                );
+            } else if count == SHOWN + 1 {
+                eprintln!("octal: more rare values found; further ones are not shown");
+            }
+        }
+        Notice::Widened { bits } => {
+            eprintln!("octal: values need {bits} bits: codes widened, engine rebuilt");
+        }
+        Notice::StaleBuildTable => {
+            eprintln!("octal: the game's build-time rare table is stale (a rare value it lacks was found): continuing on the generic engine with the updated table");
+        }
+        Notice::Discovered(_) => {}
+    }
+}
+
+/// A progress bar on stderr when it is a terminal (and not `--quiet`): heaps, rate, ETA, the
+/// largest value so far and the rare values found.
+fn progress_bar(n: usize, quiet: bool) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(n as u64), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} heaps, {per_sec}, ETA {eta} {msg}",
+        )
+        .expect("a valid template"),
+    );
+    bar
+}
+
+/// Runs a configured solve (fresh or resumed) in the store `values` (holding the values of a
+/// resumed run), with its run directory if any, and prints it.
+fn execute(
+    cfg: SolveConfig,
+    mut recorder: Option<Recorder>,
+    values: ValueStore,
+    elapsed_before: f64,
+    corrections_before: usize,
+) -> Result<()> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads)
+        .build()
+        .context("cannot start the worker threads")?;
+    let start = Instant::now();
+    let corrections = AtomicUsize::new(corrections_before);
+    let mut print = notice_printer();
+    let bar = progress_bar(cfg.request.n, cfg.quiet);
+    let space = std::sync::OnceLock::new();
+    // The summary, folded block by block as values are proved.
+    let mut summarizer: Option<Summarizer> = None;
+    let solution = pool.install(|| {
+        solve::solve_watched(
+            &cfg.request,
+            values,
+            &mut |notice| {
+                match &notice {
+                    Notice::TableCorrected { .. } => {
+                        corrections.fetch_add(1, Relaxed);
+                    }
+                    Notice::Discovered(s) => {
+                        let _ = space.set(*s);
+                    }
+                    _ => {}
+                }
+                print(&notice)
+            },
+            &mut |g| {
+                let sum = summarizer
+                    .get_or_insert_with(|| Summarizer::new(space.get().copied().flatten()));
+                sum.feed(g);
+                bar.set_position(g.len() as u64);
+                bar.set_message(format!(
+                    "largest {}, {} new rare",
+                    sum.max_value(),
+                    corrections.load(Relaxed)
+                ));
+                if let Some(r) = recorder.as_mut() {
+                    r.proved(
+                        g,
+                        space.get().copied().flatten(),
+                        corrections.load(Relaxed),
+                        elapsed_before + start.elapsed().as_secs_f64(),
+                    )?;
+                }
+                Ok(())
+            },
+        )
+    });
+    bar.finish_and_clear();
+    let solution = match solution {
+        Err(e) if e.is_bad_request() => return Err(InputError(e.to_string()).into()),
+        other => other?,
+    };
+    let seconds = elapsed_before + start.elapsed().as_secs_f64();
+    if let Some(t) = &solution.gpu_timings {
+        eprintln!("octal: {}", report::gpu_timings_line(t, solution.verified));
+    }
+    if let Some(r) = recorder.as_mut() {
+        if solution.verified {
+            r.finish(
+                &solution.values,
+                solution.space,
+                corrections.load(Relaxed),
+                seconds,
+            )?;
+        }
+    }
+    if let Some(path) = &cfg.values {
+        let file = std::fs::File::create(path)
+            .with_context(|| format!("cannot write the values to {}", path.display()))?;
+        report::write_bfile(std::io::BufWriter::new(file), &solution.values)
+            .with_context(|| format!("cannot write the values to {}", path.display()))?;
+    }
+    let report = Report {
+        code: &cfg.request.code,
+        summary: summarizer
+            .unwrap_or_else(|| Summarizer::new(solution.space))
+            .finish(&solution.values, solution.space.as_ref()),
+        solution: &solution,
+        threads: cfg.threads,
+        seconds,
+        corrections: corrections.load(Relaxed),
+    };
+    let mut out = std::io::stdout().lock();
+    if cfg.json {
+        writeln!(out, "{}", report.json())?;
+    } else {
+        write!(out, "{}", report.human())?;
+    }
+    Ok(())
+}
+
+/// `octal check`: verifies a run directory without changing it.
+pub fn check(args: &cli::DirArgs) -> Result<()> {
+    let (c, values) = rundir::check(&args.dir)?;
+    println!(
+        "{}: ok: {} verified values of {} in {} blocks, every checksum good{}",
+        args.dir.display(),
+        values.len(),
+        c.code,
+        values.len().div_ceil(rundir::BLOCK),
+        if c.finished {
+            " (finished)"
+        } else {
+            " (unfinished: octal resume continues it)"
+        }
+    );
+    Ok(())
+}
+
+pub fn status(args: &cli::StatusArgs) -> Result<()> {
+    let (c, values) = rundir::check(&args.dir)?;
+    let code = cli::parse_code(&c.code)?;
+    let space = c.space();
+    let summary = Summary::of(&values, space.as_ref());
+    let period = PeriodSearch::new(code.t(), 64).feed(&values);
+    let state = if c.finished { "finished" } else { "unfinished" };
+    if args.json {
+        let mut j = report::summary_json(&code, &summary, space.as_ref(), period);
+        j["run"] = serde_json::json!({
+            "dir": args.dir.display().to_string(),
+            "state": state,
+            "target_n": c.n,
+            "engine": c.engine,
+            "elapsed_seconds": c.elapsed,
+            "table_corrections": c.corrections,
+        });
+        println!("{j}");
+    } else {
+        println!(
+            "run directory {}: {state}, {} of {} heaps, {:.1} s computed",
+            args.dir.display(),
+            values.len(),
+            c.n,
+            c.elapsed
+        );
+        print!(
+            "{}",
+            report::summary_lines(&summary, space.as_ref(), period, true)
+        );
+    }
+    Ok(())
+}
+
+/// The heaps `--from A --to B` of a run directory's values (checked).
+fn heap_range(values: &[u16], from: &str, to: Option<&str>) -> Result<std::ops::Range<usize>> {
+    let from = cli::parse_count_or_zero("--from", from)?;
+    let to = match to {
+        Some(t) => cli::parse_count("--to", t)?,
+        None => values.len(),
+    };
+    if from >= to || to > values.len() {
+        return Err(InputError(format!(
+            "--from {from} --to {to}: the run holds heaps 0 .. {}",
+            values.len()
+        ))
+        .into());
+    }
+    Ok(from..to)
+}
+
+pub fn plot(args: &cli::PlotArgs) -> Result<()> {
+    let (c, values) = rundir::check(&args.dir)?;
+    let range = heap_range(&values, &args.from, args.to.as_deref())?;
+    let space = c.space();
+    let is_rare = |n: usize, v: u16| space.is_some_and(|s| s.is_rare(n, v));
+    let spec = plot::PlotSpec {
+        code: &c.code,
+        from: range.start,
+        values: &values[range],
+        is_rare: &is_rare,
+        kind: args.kind,
+    };
+    plot::plot(&spec, &args.output).map_err(|e| match e {
+        plot::PlotError::UnsupportedExtension { .. } => InputError(e.to_string()).into(),
+        e => anyhow::Error::from(e),
+    })
+}
+
+pub fn export(args: &cli::ExportArgs) -> Result<()> {
+    let (_, values) = rundir::check(&args.dir)?;
+    let range = heap_range(&values, &args.from, args.to.as_deref())?;
+    let from = range.start;
+    let slice = &values[range];
+    match &args.output {
+        Some(path) => {
+            let file = std::fs::File::create(path)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            export::write(file, args.format, from, slice)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        None => export::write(std::io::stdout().lock(), args.format, from, slice)?,
+    }
+    Ok(())
+}
+
+/// `octal gpu-info`.
+#[cfg(feature = "gpu")]
+pub fn gpu_info() -> Result<()> {
+    let gpu = solver::gpu::device::Gpu::open()?;
+    for line in gpu.info()? {
+        println!("{line}");
+    }
+    Ok(())
+}
+
+#[cfg(not(feature = "gpu"))]
+pub fn gpu_info() -> Result<()> {
+    Err(solver::gpu_error::GpuError::NotBuilt.into())
+}

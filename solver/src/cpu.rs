@@ -1,0 +1,210 @@
+//! The CPU engine's speculate-verify loop: blocks of heaps are speculated from the rare table
+//! (by the generic loop or a game's unrolled loop) while the block before is verified on the
+//! other threads. A failed heap gets its true value, the table is corrected (a new rare value,
+//! usually), the speculative engine is rebuilt and work resumes right after that heap with a
+//! small block that grows again.
+
+use crate::games::UnrolledLoop;
+use crate::run::{Notice, SolveError};
+use crate::spec::{CodeOverflow, Speculator};
+use crate::values::ValueStore;
+use crate::verify::{Refuted, Verifier};
+use octal_core::codec::value_bits;
+use octal_core::exact::ValueOverflow;
+use octal_core::{RareTable, Rules, SparseSpace};
+
+/// Blocks start small after a correction (little is wasted if another follows) and double.
+const MIN_BLOCK: usize = 1 << 6;
+const MAX_BLOCK: usize = 1 << 17;
+
+/// Extends `g` (proved values) to `n` heaps with the speculative engine, seeded with `table` and
+/// codes for values below 2^bits, and the verifier (unless `verify` is off); with `unrolled`, an
+/// unrolled loop generated for `table`, while the table stays as it is. Correct for any
+/// sparse space and any seed table: a poor mask or a wrong table costs only speed. Returns the
+/// table the engine ended with and whether the unrolled loop computed every heap. `stop` sees the proved values after each block and ends the run
+/// early by returning true (the values then end at the last proved block).
+#[allow(clippy::too_many_arguments)]
+pub fn extend(
+    rules: &Rules,
+    space: SparseSpace,
+    table: RareTable,
+    bits: u32,
+    unrolled: Option<&'static UnrolledLoop>,
+    g: &mut ValueStore,
+    n: usize,
+    verify: bool,
+    notify: &mut dyn FnMut(Notice),
+    stop: &mut dyn FnMut(&[u16]) -> Result<bool, SolveError>,
+) -> Result<Extended, SolveError> {
+    let mut run = Run::new(rules, space, table, bits.max(value_bits(0)), unrolled);
+    run.extend(g, n, verify, notify, stop)?;
+    Ok(Extended {
+        unrolled: run.unrolled.is_some() && !run.stale,
+        table: run.spec.table().clone(),
+    })
+}
+
+/// What [`extend`] ends with.
+pub struct Extended {
+    /// The rare table the speculative engine ended with.
+    pub table: RareTable,
+    /// Whether the game's unrolled loop served throughout (it was given one and its table held).
+    pub unrolled: bool,
+}
+
+/// The speculative engine at either code width.
+enum AnySpeculator {
+    Narrow(Speculator<u8>),
+    Wide(Speculator<u16>),
+}
+
+impl AnySpeculator {
+    fn new(
+        rules: &Rules,
+        space: SparseSpace,
+        table: RareTable,
+        bits: u32,
+        unrolled: Option<&'static UnrolledLoop>,
+    ) -> Self {
+        if bits <= 9 {
+            AnySpeculator::Narrow(Speculator::new(rules, space, table, bits, unrolled))
+        } else {
+            AnySpeculator::Wide(Speculator::new(rules, space, table, bits, unrolled))
+        }
+    }
+
+    fn unrolled(&self) -> bool {
+        matches!(self, AnySpeculator::Narrow(s) if s.unrolled())
+    }
+
+    fn speculate(&mut self, prior: &[u16], out: &mut [u16]) -> Result<(), CodeOverflow> {
+        match self {
+            AnySpeculator::Narrow(s) => s.speculate(prior, out),
+            AnySpeculator::Wide(s) => s.speculate(prior, out),
+        }
+    }
+
+    fn table(&self) -> &RareTable {
+        match self {
+            AnySpeculator::Narrow(s) => s.table(),
+            AnySpeculator::Wide(s) => s.table(),
+        }
+    }
+}
+
+/// The speculate-verify loop for one game.
+struct Run<'a> {
+    rules: &'a Rules,
+    space: SparseSpace,
+    bits: u32,
+    spec: AnySpeculator,
+    verifier: Verifier,
+    unrolled: Option<&'static UnrolledLoop>,
+    /// The unrolled loop was dropped because its table turned out incomplete.
+    stale: bool,
+}
+
+impl<'a> Run<'a> {
+    fn new(
+        rules: &'a Rules,
+        space: SparseSpace,
+        table: RareTable,
+        bits: u32,
+        unrolled: Option<&'static UnrolledLoop>,
+    ) -> Self {
+        Run {
+            rules,
+            space,
+            bits,
+            spec: AnySpeculator::new(rules, space, table, bits, unrolled),
+            verifier: Verifier::new(rules, space),
+            unrolled,
+            stale: false,
+        }
+    }
+
+    /// A new engine for `table`; says once when the unrolled loop no longer fits the table.
+    fn rebuild(&mut self, table: RareTable, notify: &mut dyn FnMut(Notice)) {
+        let was_unrolled = self.spec.unrolled();
+        self.spec = AnySpeculator::new(self.rules, self.space, table, self.bits, self.unrolled);
+        if was_unrolled && !self.spec.unrolled() && !self.stale {
+            self.stale = true;
+            notify(Notice::StaleBuildTable);
+        }
+    }
+
+    /// Extends `g` (values already proved, or candidates when `verify` is off) to `n` heaps.
+    /// Each round verifies the block speculated last round while the next block is speculated
+    /// on another thread.
+    fn extend(
+        &mut self,
+        g: &mut ValueStore,
+        n: usize,
+        verify: bool,
+        notify: &mut dyn FnMut(Notice),
+        stop: &mut dyn FnMut(&[u16]) -> Result<bool, SolveError>,
+    ) -> Result<(), SolveError> {
+        let mut verified = g.len();
+        if verify && stop(g)? {
+            return Ok(());
+        }
+        let mut block = MIN_BLOCK;
+        while verified < n {
+            let spec_from = g.len();
+            g.resize((spec_from + block).min(n), 0)?;
+            let (head, tail) = g.split_at_mut(spec_from);
+            let (verifier, spec) = (&self.verifier, &mut self.spec);
+            let (checked, speculated) = if verify {
+                rayon::join(
+                    || verifier.verify(head, verified..spec_from),
+                    || spec.speculate(head, tail),
+                )
+            } else {
+                (Ok(()), spec.speculate(head, tail))
+            };
+            match checked {
+                Ok(()) => {
+                    verified = spec_from;
+                    if verify && stop(&g[..verified])? {
+                        g.truncate(verified);
+                        return Ok(());
+                    }
+                }
+                Err(Refuted::Overflow(o)) => return Err(o.into()),
+                Err(Refuted::Wrong(f)) => {
+                    g.truncate(f.heap);
+                    g.push(f.value)?;
+                    verified = g.len();
+                    let rare = self.space.is_rare(f.heap, f.value);
+                    let mut table = self.spec.table().clone();
+                    table.set(f.heap, rare.then_some(f.value));
+                    self.bits = self.bits.max(value_bits(f.value));
+                    notify(Notice::TableCorrected {
+                        heap: f.heap,
+                        value: f.value,
+                        rare,
+                        table_len: table.len(),
+                    });
+                    self.rebuild(table, notify);
+                    block = MIN_BLOCK;
+                    continue;
+                }
+            }
+            if let Err(CodeOverflow { .. }) = speculated {
+                g.truncate(spec_from);
+                if self.bits >= 16 {
+                    return Err(ValueOverflow { heap: spec_from }.into());
+                }
+                self.bits += 1;
+                self.rebuild(self.spec.table().clone(), notify);
+                notify(Notice::Widened { bits: self.bits });
+                continue;
+            }
+            if !verify {
+                verified = g.len();
+            }
+            block = (block * 2).min(MAX_BLOCK);
+        }
+        Ok(())
+    }
+}
