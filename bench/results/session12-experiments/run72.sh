@@ -1,6 +1,0 @@
-#!/bin/bash
-# Session 12 run 72: front v5 (helpers read the options from shared memory; clocks after barrier A).
-cd .carry-gpu/front
-for v in 256-768 256-640 256-1024 128-512 512-1536; do
-  timeout 40 python3 drv.py 16777216 64 front-$v.ptx 2>&1 | grep -v launch | tee -a $OUT/res.txt
-done

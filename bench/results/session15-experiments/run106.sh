@@ -1,7 +1,0 @@
-cd .exp
-nvcc -O3 -arch=sm_90 -Xcompiler "-O3 -march=sapphirerapids" -o hyb hyb.cu -lpthread 2>&1 | grep -i error
-./hyb 1e8 200 1024 3 128 8
-./hyb 1e8 200 1024 3 64 16
-./hyb 1e8 136 1024 3 128 8
-./hyb 1e8 200 1536 4 128 8
-./hyb 1e9 200 1024 4 128 8
