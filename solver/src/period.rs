@@ -12,8 +12,10 @@
 //! the window is compared with the hash stored at a checkpoint that moves in Brent's fashion
 //! (to the current heap whenever the distance reaches a power of two), so the least repeat
 //! distance is found in O(preperiod + period) steps, O(1) work per value and O(1) memory beside
-//! the values. A hash match is confirmed by comparing the windows; then the candidate is checked
-//! value by value as verified values arrive, and proved once the theorem's range is covered.
+//! the values. A hash match at a new distance is confirmed by comparing the windows, once; the
+//! repeats at multiples of the candidate's period that follow cost nothing more. The candidate is
+//! checked value by value as verified values arrive, and proved once the theorem's range is
+//! covered.
 
 /// A period proved by the Octal Periodicity Theorem.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,6 +110,8 @@ pub struct PeriodSearch {
     distance: usize,
     /// The candidate period and its preperiod so far (last exception seen + 1).
     candidate: Option<(usize, usize)>,
+    /// An exception came after the candidate was found: its repeats no longer vouch for it.
+    broken: bool,
     proved: Option<Period>,
 }
 
@@ -126,6 +130,7 @@ impl PeriodSearch {
             power: 1,
             distance: 0,
             candidate: None,
+            broken: false,
             proved: None,
         }
     }
@@ -172,6 +177,7 @@ impl PeriodSearch {
         if let Some((p, n0)) = self.candidate.as_mut() {
             if n >= *p && g[n] != g[n - *p] {
                 *n0 = n - *p + 1;
+                self.broken = true;
             }
         }
         // The rolling hash of g[n + 1 - window ..= n].
@@ -187,11 +193,21 @@ impl PeriodSearch {
             return;
         }
         match self.checkpoint {
-            Some((c, h)) if h == self.hash && self.windows_equal(g, c, n) => {
+            // While the candidate holds, a repeat at a multiple of its period is the candidate
+            // again: it is tracked already, so neither the windows nor the preperiod are looked
+            // at again. A new distance, or any repeat once the candidate has failed, is confirmed
+            // and becomes the candidate.
+            Some((c, h))
+                if h == self.hash
+                    && (self.broken
+                        || self
+                            .candidate
+                            .is_none_or(|(p, _)| !(n - c).is_multiple_of(p)))
+                    && self.windows_equal(g, c, n) =>
+            {
                 let p = n - c;
-                if self.candidate.map(|c| c.0) != Some(p) {
-                    self.candidate = Some((p, preperiod_for(&g[..=n], p)));
-                }
+                self.candidate = Some((p, preperiod_for(&g[..=n], p)));
+                self.broken = false;
             }
             None => self.checkpoint = Some((n, self.hash)),
             _ => {}
@@ -254,6 +270,26 @@ mod tests {
         assert!(prove(&g[..66], 3, 1).is_none());
         assert_eq!(prove(&g[..67], 3, 1).unwrap().preperiod, 30);
         assert!(PeriodSearch::new(1, 3).feed(&g[..66]).is_none());
+    }
+
+    /// A false start: after distinct values, the window repeats at distance 3 long enough to
+    /// become the candidate, then the sequence breaks off into a cycle of 5, or of 6 (a multiple
+    /// of the failed candidate). The true period replaces the candidate in both cases.
+    #[test]
+    fn a_candidate_that_fails_gives_way_to_the_true_period() {
+        for (cycle, want) in [(&[0u16, 1, 0, 2, 5][..], 5), (&[5, 6, 7, 5, 6, 8][..], 6)] {
+            let mut pre: Vec<u16> = (10..41).collect();
+            pre.extend([1, 2, 3].repeat(20));
+            pre.push(7);
+            let g = eventually_periodic(&pre, cycle, 2000);
+            let t = 100;
+            let p = PeriodSearch::new(t, 3).feed(&g).expect("proved");
+            assert_eq!(
+                p,
+                prove(&g[..p.checked_to], want, t).unwrap(),
+                "cycle {cycle:?}"
+            );
+        }
     }
 
     #[test]
