@@ -9,7 +9,7 @@
 //!   atomically (written beside, synced, renamed) only after the values it counts are synced;
 //! * `lock`: held (an exclusive file lock) by the process writing the directory.
 //!
-//! * `values.work`: the run's value history while a process works on it (see [`crate::values`]):
+//! * `values.work`: the run's value store while a process works on it (see [`crate::values`]):
 //!   derived data, rebuilt from `values.bin` on every resume and never read back.
 //!
 //! Values are one byte each in `values.bin` while they are below 256 (every run starts so); the

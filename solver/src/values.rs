@@ -1,14 +1,14 @@
-//! The value history of a run: a growable array of `u16` that is either a plain vector (small
-//! runs) or a memory-mapped file, so that a run's memory stays bounded however many heaps it
-//! computes.
+//! The value store of a run ([`ValueStore`]): a growable array of `u16` that is either a plain
+//! vector (small runs) or a memory-mapped file, so that a run's memory stays bounded however many
+//! heaps it computes.
 //!
 //! The engines, the verifier and the period search read old values at random (the splits
-//! (a, h - a) with small a, window comparisons), so the history cannot be a sliding window. A
+//! (a, h - a) with small a, window comparisons), so the store cannot be a sliding window. A
 //! [`ValueStore`] backed by a file maps it shared: its pages belong to the page cache, which the
 //! kernel writes back and reclaims under memory pressure, so what stays resident is what the
-//! engines touch recently (the last blocks and the first heaps), not the whole history. The
-//! anonymous memory of a run is then independent of n. The file is scratch: in a run directory
-//! `values.work` (rebuilt from `values.bin` on every resume, never read back), elsewhere an
+//! engines touch recently (the last blocks and the first heaps), not the whole store. The
+//! anonymous memory of a run is then independent of n. The file is derived data: in a run
+//! directory `values.work` (rebuilt from `values.bin` on every resume, never read back), elsewhere an
 //! unlinked file in the system's temporary directory.
 //!
 //! The file grows geometrically (by a quarter) and is remapped; growth reserves the file's blocks
@@ -35,7 +35,7 @@ const MIN_MAPPED: usize = 1 << 16;
 /// Zeros written per call while a file grows.
 const ZEROS: usize = 1 << 20;
 
-/// The value history could not be created or grown (an unwritable temporary directory, a full
+/// The value store could not be created or grown (an unwritable temporary directory, a full
 /// disk). The cause is the source, not part of the message.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot keep the values in {}", path.display())]
@@ -145,7 +145,7 @@ impl ValueStore {
     }
 
     /// A store in the file `path` (created, or truncated if it exists): a run directory's
-    /// scratch file.
+    /// working file.
     pub fn at(path: &Path) -> Result<ValueStore, ValuesError> {
         let file = OpenOptions::new()
             .create(true)
