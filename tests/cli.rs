@@ -457,3 +457,22 @@ fn bench_below_discovery_size_runs() {
         solve_json(&[".6", "-n", "1000"])["fnv1a64"]
     );
 }
+
+/// The statistics at every power of two in the JSON are those of the run of that many heaps:
+/// largest value and its first heap, rare count and last rare heap, fnv1a64.
+#[test]
+fn statistics_at_powers_of_two_are_those_of_the_shorter_runs() {
+    let whole = solve_json(&[".6", "-n", "100000"]);
+    let powers = whole["powers_of_two"].as_array().expect("powers_of_two");
+    let ns: Vec<u64> = powers.iter().map(|p| p["n"].as_u64().unwrap()).collect();
+    assert_eq!(ns, (10..=16).map(|k| 1u64 << k).collect::<Vec<_>>());
+    for p in powers {
+        let n = p["n"].as_u64().unwrap().to_string();
+        let short = solve_json(&[".6", "-n", &n]);
+        assert_eq!(p["fnv1a64"], short["fnv1a64"], "n = {n}");
+        assert_eq!(p["max_value"], short["max_value"], "n = {n}");
+        assert_eq!(p["max_value_at"], short["max_value_at"], "n = {n}");
+        assert_eq!(p["rare_count"], short["sparse"]["rare_count"], "n = {n}");
+        assert_eq!(p["last_rare"], short["sparse"]["last_rare"], "n = {n}");
+    }
+}

@@ -102,6 +102,22 @@ pub fn summary_json(
     if period.is_none() {
         j["searched_to"] = json!(s.n);
     }
+    // The statistics at every power of two, as long computations are quoted (rare counts under
+    // the space above).
+    j["powers_of_two"] = s
+        .powers
+        .iter()
+        .map(|p| {
+            json!({
+                "n": p.n,
+                "max_value": p.max_value,
+                "max_value_at": p.max_value_at,
+                "rare_count": p.rare.map(|r| r.0),
+                "last_rare": p.rare.map(|r| r.1),
+                "fnv1a64": format!("{:016x}", p.fnv1a64),
+            })
+        })
+        .collect();
     j
 }
 

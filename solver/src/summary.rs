@@ -1,5 +1,7 @@
 //! The standard summary of a run's values, in the style of the literature: the largest value
-//! and where it first occurs, the P-positions, the sparse heaps, and the `fnv1a64` fingerprint.
+//! and where it first occurs, the P-positions, the sparse heaps, and the `fnv1a64` fingerprint;
+//! and the same statistics of the first 2^k heaps for every power of two the run passed, as long
+//! computations are quoted.
 
 use octal_core::fnv::Fnv1a64;
 use octal_core::SparseSpace;
@@ -15,6 +17,22 @@ pub struct Summary {
     pub last_p_position: usize,
     /// Sparse heaps under the run's space: (count, last heap, its value).
     pub rare: Option<(usize, usize, u16)>,
+    /// The statistics of heaps `0..2^k` for each `2^k <= n` from [`FIRST_POWER`] on.
+    pub powers: Vec<AtPower>,
+}
+
+/// The first power of two whose statistics a summary keeps (2^10 heaps).
+pub const FIRST_POWER: usize = 1 << 10;
+
+/// Statistics of the values of heaps `0..n`, `n` a power of two.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AtPower {
+    pub n: usize,
+    pub max_value: u16,
+    pub max_value_at: usize,
+    /// Sparse heaps under the run's space: (count, last heap).
+    pub rare: Option<(usize, usize)>,
+    pub fnv1a64: u64,
 }
 
 impl Summary {
@@ -47,6 +65,7 @@ impl Summarizer {
                 p_positions: 0,
                 last_p_position: 0,
                 rare: space.map(|_| (0, 0, 0)),
+                powers: Vec::new(),
             },
         }
     }
@@ -69,6 +88,15 @@ impl Summarizer {
                     *r = (r.0 + 1, n, v);
                 }
             }
+            if n + 1 >= FIRST_POWER && (n + 1).is_power_of_two() {
+                s.powers.push(AtPower {
+                    n: n + 1,
+                    max_value: s.max_value,
+                    max_value_at: s.max_value_at,
+                    rare: s.rare.map(|r| (r.0, r.1)),
+                    fnv1a64: self.hash.finish(),
+                });
+            }
         }
         s.n = s.n.max(values.len());
     }
@@ -76,6 +104,11 @@ impl Summarizer {
     /// The largest value fed so far.
     pub fn max_value(&self) -> u16 {
         self.sum.max_value
+    }
+
+    /// The sparse heaps fed so far, under the summarizer's space (none without one).
+    pub fn rare_count(&self) -> Option<usize> {
+        self.sum.rare.map(|r| r.0)
     }
 
     /// The summary of `values` under `space`: what was fed, and the rest; from scratch when the
@@ -124,6 +157,16 @@ mod tests {
             let rare: Vec<usize> = (0..values.len()).filter(|&n| space.is_rare(n, values[n])).collect();
             let last = rare.last().map_or((0, 0), |&n| (n, values[n]));
             prop_assert_eq!(sum.rare, Some((rare.len(), last.0, last.1)));
+            let powers: Vec<AtPower> = (10..12)
+                .map(|k| 1usize << k)
+                .filter(|&p| p <= values.len())
+                .map(|p| {
+                    let s = Summary::of(&values[..p], Some(&space));
+                    AtPower { n: p, max_value: s.max_value, max_value_at: s.max_value_at,
+                        rare: s.rare.map(|r| (r.0, r.1)), fnv1a64: s.fnv1a64 }
+                })
+                .collect();
+            prop_assert_eq!(&sum.powers, &powers);
             let k = shorter.min(values.len());
             prop_assert_eq!(s.finish(&values[..k], Some(&space)), Summary::of(&values[..k], Some(&space)));
         }

@@ -169,8 +169,12 @@ fn execute(
                     .get_or_insert_with(|| Summarizer::new(space.get().copied().flatten()));
                 sum.feed(g);
                 bar.set_position(g.len() as u64);
+                let sparse = match (space.get().copied().flatten(), sum.rare_count()) {
+                    (Some(s), Some(count)) => format!("{s}: {count} rare"),
+                    _ => "no sparse space".to_string(),
+                };
                 bar.set_message(format!(
-                    "largest {}, {} new rare",
+                    "largest {}, {sparse}, {} new rare",
                     sum.max_value(),
                     corrections.load(Relaxed)
                 ));
