@@ -161,10 +161,6 @@ impl RunDir {
         })
     }
 
-    pub fn path(&self) -> &Path {
-        &self.dir
-    }
-
     fn checkpoint_path(&self) -> PathBuf {
         self.dir.join("checkpoint.json")
     }
@@ -437,13 +433,13 @@ fn write_blocks(
 }
 
 /// Decides when the next checkpoint is due.
-pub struct Pace {
+struct Pace {
     every: Duration,
     last: Instant,
 }
 
 impl Pace {
-    pub fn new(every: Duration) -> Pace {
+    fn new(every: Duration) -> Pace {
         Pace {
             every,
             last: Instant::now(),
@@ -451,7 +447,7 @@ impl Pace {
     }
 
     /// True at most once per interval.
-    pub fn due(&mut self) -> bool {
+    fn due(&mut self) -> bool {
         let due = self.last.elapsed() >= self.every;
         if due {
             self.last = Instant::now();
@@ -470,6 +466,15 @@ pub struct Recorder {
 }
 
 impl Recorder {
+    fn new(run: RunDir, writer: ValueWriter, checkpoint: Checkpoint, every: Duration) -> Recorder {
+        Recorder {
+            run,
+            writer,
+            checkpoint,
+            pace: Pace::new(every),
+        }
+    }
+
     /// Starts a fresh run in `dir` (created if need be) of `code` (canonical) to `n` heaps on
     /// the engine named `engine`, checkpointing at most every `every`; returns the store for the
     /// run's values.
@@ -506,13 +511,7 @@ impl Recorder {
         };
         run.write_checkpoint(&checkpoint)?;
         let values = run.value_store()?;
-        let recorder = Recorder {
-            run,
-            writer,
-            checkpoint,
-            pace: Pace::new(every),
-        };
-        Ok((recorder, values))
+        Ok((Recorder::new(run, writer, checkpoint, every), values))
     }
 
     /// Opens the run in `dir` to continue it, checkpointing at most every `every`: the recorder
@@ -522,13 +521,7 @@ impl Recorder {
         let mut checkpoint = run.checkpoint()?;
         let values = run.read_values(&mut checkpoint)?;
         let writer = run.writer(&checkpoint.code, checkpoint.width, &values)?;
-        let recorder = Recorder {
-            run,
-            writer,
-            checkpoint,
-            pace: Pace::new(every),
-        };
-        Ok((recorder, values))
+        Ok((Recorder::new(run, writer, checkpoint, every), values))
     }
 
     /// The run's checkpoint as last written.
@@ -553,9 +546,7 @@ impl Recorder {
         elapsed: f64,
     ) -> Result<(), RunDirError> {
         if self.pace.due() {
-            self.checkpoint.set_space(space);
-            self.checkpoint.corrections = corrections;
-            self.save(g, false, elapsed)?;
+            self.save(g, space, corrections, elapsed, false)?;
         }
         Ok(())
     }
@@ -568,16 +559,23 @@ impl Recorder {
         corrections: usize,
         elapsed: f64,
     ) -> Result<(), RunDirError> {
-        self.checkpoint.set_space(space);
-        self.checkpoint.corrections = corrections;
-        self.checkpoint.finished = true;
-        self.save(g, true, elapsed)
+        self.save(g, space, corrections, elapsed, true)
     }
 
-    /// Makes the values `g` durable and records them in the checkpoint (with the width the
-    /// value file has after them).
-    fn save(&mut self, g: &[u16], all: bool, elapsed: f64) -> Result<(), RunDirError> {
-        self.checkpoint.count = self.writer.sync(g, all)?;
+    /// Makes the values `g` durable (all of them when `finished`, else whole blocks) and records
+    /// them in the checkpoint, with the width the value file has after them.
+    fn save(
+        &mut self,
+        g: &[u16],
+        space: Option<octal_core::SparseSpace>,
+        corrections: usize,
+        elapsed: f64,
+        finished: bool,
+    ) -> Result<(), RunDirError> {
+        self.checkpoint.set_space(space);
+        self.checkpoint.corrections = corrections;
+        self.checkpoint.finished = finished;
+        self.checkpoint.count = self.writer.sync(g, finished)?;
         self.checkpoint.width = self.writer.width();
         self.checkpoint.elapsed = elapsed;
         self.run.write_checkpoint(&self.checkpoint)
