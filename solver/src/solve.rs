@@ -88,10 +88,17 @@ pub fn solve_watched(
         entries.extend(RareTable::from_values(&space.expect("a seed has a space"), &g).entries());
         RareTable::from_entries(entries)
     });
+    // Codes wide enough for the seed's largest value.
+    let bits = value_bits(
+        seed.iter()
+            .flat_map(|t| t.entries())
+            .map(|e| e.1)
+            .max()
+            .unwrap_or(0),
+    );
     let mut gpu_timings = None;
     let (engine, table) = match (space, seed, engine) {
         (Some(space), Some(seed), Engine::Gpu) => {
-            let bits = value_bits(seed.entries().iter().map(|e| e.1).max().unwrap_or(0));
             let mut timings = Default::default();
             let table = gpu::extend_on_device(
                 opening,
@@ -111,7 +118,6 @@ pub fn solve_watched(
         }
         (Some(space), Some(seed), Engine::Generic | Engine::Unrolled) => {
             // The engine continues after discovery's exact values.
-            let bits = value_bits(seed.entries().iter().map(|e| e.1).max().unwrap_or(0));
             let ended = cpu::extend(
                 &rules,
                 space,
