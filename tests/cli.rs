@@ -167,12 +167,73 @@ fn officers_to_2_21() {
     assert_eq!(j["max_value_at"], 1274955);
     assert_eq!(j["engine"], "unrolled");
     assert_eq!(j["sparse"]["rare_count"], 1584);
+    assert_eq!(
+        j["sparse"]["changes"],
+        serde_json::json!([]),
+        "Officers keeps its space"
+    );
     let generic = solve_json(&[".6", "-n", "2^21", "--engine", "generic"]);
     assert_eq!(generic["engine"], "generic");
     assert_eq!(
         generic["fnv1a64"], j["fnv1a64"],
         "the unrolled and generic loops agree to 2^21"
     );
+}
+
+/// Open games to 2^18 against tczajka's analyze: the same largest value and first heap, and,
+/// where both end on the same mask, the same rare count and last rare heap.
+#[test]
+fn open_games_as_analyze_prints_them() {
+    for r in data("analyze-2-18.tsv") {
+        if r[0] == "0.76" {
+            continue; // the slowest; the benchmark covers it
+        }
+        let j = solve_json(&[&r[0], "-n", "2^18"]);
+        assert_eq!(j["max_value"], r[1].parse::<u64>().unwrap(), "{}", r[0]);
+        assert_eq!(j["max_value_at"], r[2].parse::<u64>().unwrap(), "{}", r[0]);
+        if j["sparse"]["mask"] == r[3].as_str() {
+            assert_eq!(
+                j["sparse"]["rare_count"],
+                r[4].parse::<u64>().unwrap(),
+                "{}",
+                r[0]
+            );
+            assert_eq!(
+                j["sparse"]["last_rare"],
+                r[5].parse::<u64>().unwrap(),
+                "{}",
+                r[0]
+            );
+        }
+    }
+}
+
+/// .14's space settles after discovery: the run switches to it (as tczajka's tables give it at
+/// 2^18), once; started from a published space with --space, it never switches.
+#[test]
+fn a_space_that_settles_late_is_followed() {
+    let j = solve_json(&[".14", "-n", "2^18"]);
+    let s = &j["sparse"];
+    assert_eq!((&s["kind"], &s["mask"]), (&"range".into(), &"0x7c".into()));
+    assert_eq!(
+        (&s["rare_count"], &s["last_rare"]),
+        (&1896.into(), &178727.into())
+    );
+    let changes = s["changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 1, "{changes:?}");
+    assert!(changes[0]["heap"].as_u64().unwrap() > 1 << 15);
+    assert_eq!(j["max_value"], 78);
+    assert_eq!(j["max_value_at"], 181308);
+    let given = solve_json(&[".14", "-n", "2^18", "--space", "range:0x7c"]);
+    assert_eq!(given["sparse"]["changes"], serde_json::json!([]));
+    assert_eq!(given["fnv1a64"], j["fnv1a64"]);
+    // Every heap after discovery is in exactly one stretch, in order.
+    let mut at = 1 << 15;
+    for x in j["stretches"].as_array().unwrap() {
+        assert_eq!(x["from"], at);
+        at = x["to"].as_u64().unwrap();
+    }
+    assert_eq!(at, 1 << 18);
 }
 
 #[test]
@@ -272,7 +333,12 @@ fn bad_input_is_one_line_and_status_2() {
         vec!["solve", ".6", "--engine", "warp"],
         vec!["solve", ".07", "--engine", "generic", "-n", "100"],
         vec!["solve", ".07", "--gpu", "-n", "100"],
-        vec!["solve", ".07", "--engine", "exact", "-n", "1e8"],
+        vec!["solve", ".6", "--space", "range"],
+        vec!["solve", ".6", "--space", "range:0"],
+        vec!["solve", ".6", "--space", "range:0x10000"],
+        vec!["solve", ".6", "--space", "range:0xg"],
+        vec!["solve", ".6", "--space", "diagonal:0x1"],
+        vec!["solve", "0.4004", "--space", "domain:0x1"],
     ];
     for args in cases {
         let out = octal(&args);

@@ -1,83 +1,176 @@
 //! Discovery: the sparse space that the first values of a game show, and the exact values it
 //! computes to find it.
 //!
-//! Every mask below the largest value's top bit is scored, of the range type and (for a game
-//! with exactly one breaking digit) of the domain type, by the sparse heaps it leaves in the
-//! later half of the values; discovery grows its range while no mask has settled. It is never
-//! told the answer.
+//! Every mask over the largest value's bits is scored, of the range type and (for a game whose
+//! breaking digits' indices share their parity) of the domain type, by the sparse heaps it
+//! leaves in the later half of the values, all at once by a Walsh-Hadamard transform of the
+//! (value, heap parity) histogram; discovery grows its range while no mask has settled. It is
+//! never told the answer.
 
 use crate::classic::Classic;
 use crate::code::Rules;
 use crate::exact::{self, ValueOverflow};
 use crate::sparse::{RareTable, SparseKind, SparseSpace};
 
-/// Counts of sparse heaps for one candidate space, used to rank the candidates.
+/// Counts of sparse heaps for one candidate space, used to rank the candidates: fewest in the
+/// later half, then fewest overall, then the smaller mask (range before domain on a full tie).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-struct Score {
-    later: usize,
-    total: usize,
+pub struct Score {
+    /// Sparse heaps in the later half of the values.
+    pub later: usize,
+    /// Sparse heaps among all the values.
+    pub total: usize,
     mask: u16,
 }
 
-/// The most mask bits discovery tries (2^14 masks).
-const MAX_MASK_BITS: u32 = 14;
+/// Counts of values by (value, heap parity), the input of the Walsh-Hadamard transform that
+/// scores every sparse space at once: `count(v, p)` heaps of parity p have value v.
+#[derive(Debug, Clone)]
+pub struct Histogram {
+    counts: Vec<i64>,
+    heaps: usize,
+    max: u16,
+}
 
-/// The best candidate sparse space for the values `g`, with the fraction of the later half of
-/// `g` that it leaves sparse.
-///
-/// Every mask below the largest value's top bit is tried, of the range type and, for a game with
-/// exactly one breaking digit, of the domain type. The winner has the fewest sparse heaps in the
-/// later half of `g`, then the fewest overall, then the smaller mask (range before domain on a
-/// full tie).
-pub fn best_space(rules: &Rules, g: &[u16]) -> Option<(SparseSpace, f64)> {
-    let max = g.iter().copied().max().unwrap_or(0);
-    if g.len() < 64 || max == 0 {
-        return None;
+impl Default for Histogram {
+    fn default() -> Self {
+        Histogram {
+            counts: vec![0; 1 << 17],
+            heaps: 0,
+            max: 0,
+        }
     }
-    let bits = 16 - max.leading_zeros();
-    if bits > MAX_MASK_BITS {
-        return None;
+}
+
+impl Histogram {
+    /// The histogram of the values `g[range]` (heap numbers from `g`'s indices).
+    pub fn of(g: &[u16], range: std::ops::Range<usize>) -> Histogram {
+        let mut h = Histogram::default();
+        for n in range {
+            h.add(n, g[n]);
+        }
+        h
     }
-    let half = g.len() / 2;
-    // Histograms of values by heap parity, overall and in the later half.
-    let size = 1usize << bits;
-    let mut hist = vec![[0usize; 4]; size]; // [parity][later?] flattened as 2*parity + later
-    for (n, &v) in g.iter().enumerate() {
-        let slot = 2 * (n & 1) + usize::from(n >= half);
-        hist[v as usize][slot] += 1;
+
+    /// Counts value `v` at heap `n`.
+    #[inline]
+    pub fn add(&mut self, n: usize, v: u16) {
+        self.counts[(usize::from(v) << 1) | (n & 1)] += 1;
+        self.heaps += 1;
+        self.max = self.max.max(v);
     }
-    let present: Vec<(u16, [usize; 4])> = hist
-        .iter()
-        .enumerate()
-        .filter(|(_, h)| h.iter().any(|&c| c > 0))
-        .map(|(v, h)| (v as u16, *h))
-        .collect();
-    let domain_k = (rules.breaking.len() == 1).then(|| rules.breaking[0]);
-    let mut best: Option<(Score, SparseSpace)> = None;
-    for mask in 1..(1u32 << bits) {
-        let mask = mask as u16;
-        let mut kinds = vec![SparseKind::Range];
-        kinds.extend(domain_k.map(|k| SparseKind::Domain { k }));
-        for kind in kinds {
-            let space = SparseSpace { kind, mask };
-            let (mut later, mut total) = (0, 0);
-            for &(v, h) in &present {
-                for parity in 0..2 {
-                    // heaps of this parity have value v this many times
-                    if space.is_rare(parity, v) {
-                        total += h[2 * parity] + h[2 * parity + 1];
-                        later += h[2 * parity + 1];
-                    }
+
+    /// Forgets value `v` at heap `n` (counted before).
+    #[inline]
+    pub fn remove(&mut self, n: usize, v: u16) {
+        self.counts[(usize::from(v) << 1) | (n & 1)] -= 1;
+        self.heaps -= 1;
+    }
+
+    /// Heaps counted.
+    pub fn heaps(&self) -> usize {
+        self.heaps
+    }
+
+    /// The largest value ever counted.
+    pub fn max(&self) -> u16 {
+        self.max
+    }
+
+    /// The heaps counted that `space` makes sparse.
+    pub fn sparse(&self, space: &SparseSpace) -> usize {
+        self.counts
+            .chunks_exact(2)
+            .take(usize::from(self.max) + 1)
+            .enumerate()
+            .map(|(v, c)| {
+                (0..2)
+                    .filter(|&p| space.is_rare(p, v as u16))
+                    .map(|p| c[p] as usize)
+                    .sum::<usize>()
+            })
+            .sum()
+    }
+
+    /// The Walsh-Hadamard transform of the counts of values below 2^bits: entry s is the sum
+    /// over (v, p) of (-1)^popcount(s & (2v + p)) times the count.
+    fn transform(&self, bits: u32) -> Vec<i64> {
+        let mut h = self.counts[..2 << bits].to_vec();
+        let mut len = 1;
+        while len < h.len() {
+            for chunk in h.chunks_exact_mut(2 * len) {
+                let (a, b) = chunk.split_at_mut(len);
+                for (x, y) in a.iter_mut().zip(b.iter_mut()) {
+                    (*x, *y) = (*x + *y, *x - *y);
                 }
             }
+            len *= 2;
+        }
+        h
+    }
+}
+
+/// The parity of the breaking digits' indices, when they all share one: the domain type exists
+/// for such games (a split of n - i into a + b then keeps the xor rules of the range type).
+pub fn domain_digit(rules: &Rules) -> Option<usize> {
+    let first = *rules.breaking.first()?;
+    rules
+        .breaking
+        .iter()
+        .all(|&i| (i ^ first) & 1 == 0)
+        .then_some(first)
+}
+
+/// The best sparse space for heaps counted in `all`, of which `later` holds the later half,
+/// with its score; `None` before 64 heaps or while every value is 0.
+///
+/// Every nonzero mask over the bits of the largest value is scored, of the range type and, when
+/// the breaking digits' indices share their parity, of the domain type, all at once by two
+/// Walsh-Hadamard transforms: a space of mask m makes sparse (N + H[2m]) / 2 heaps of the
+/// range type, and (N ± H[2m + 1]) / 2 of the domain type (+ when the digit's index is even).
+pub fn best_of(rules: &Rules, all: &Histogram, later: &Histogram) -> Option<(SparseSpace, Score)> {
+    let max = all.max();
+    if all.heaps() < 64 || max == 0 {
+        return None;
+    }
+    let bits = u16::BITS - max.leading_zeros();
+    let (ha, hl) = (all.transform(bits), later.transform(bits));
+    let (na, nl) = (all.heaps() as i64, later.heaps() as i64);
+    let count = |n: i64, h: i64| ((n + h) / 2) as usize;
+    let domain = domain_digit(rules);
+    let mut best: Option<(Score, SparseSpace)> = None;
+    for mask in 1..(1u32 << bits) {
+        let s = 2 * mask as usize;
+        let mut candidates = vec![(SparseKind::Range, count(nl, hl[s]), count(na, ha[s]))];
+        if let Some(k) = domain {
+            let sign = if k % 2 == 0 { 1 } else { -1 };
+            candidates.push((
+                SparseKind::Domain { k },
+                count(nl, sign * hl[s + 1]),
+                count(na, sign * ha[s + 1]),
+            ));
+        }
+        for (kind, later, total) in candidates {
+            let mask = mask as u16;
             let score = Score { later, total, mask };
             if best.as_ref().is_none_or(|(b, _)| score < *b) {
-                best = Some((score, space));
+                best = Some((score, SparseSpace { kind, mask }));
             }
         }
     }
-    let (score, space) = best?;
-    Some((space, score.later as f64 / (g.len() - half) as f64))
+    best.map(|(score, space)| (space, score))
+}
+
+/// The best candidate sparse space for the values `g`, with the fraction of the later half of
+/// `g` that it leaves sparse ([`best_of`] over all of `g` and its later half).
+pub fn best_space(rules: &Rules, g: &[u16]) -> Option<(SparseSpace, f64)> {
+    let half = g.len() / 2;
+    let all = Histogram::of(g, 0..g.len());
+    let later = Histogram::of(g, half..g.len());
+    best_of(rules, &all, &later).map(|(space, score)| {
+        let fraction = score.later as f64 / (g.len() - half) as f64;
+        (space, fraction)
+    })
 }
 
 /// The sparse fraction of the later half above which no mask is said to make heaps rare.
@@ -160,4 +253,48 @@ pub fn table_for(
     Classic::new(rules, space, &g).extend(&mut g, heaps)?;
     let max = g.iter().copied().max().unwrap_or(0);
     Ok(Some((space, RareTable::from_values(&space, &g), max)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::code::Code;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The transform's scores equal the sparse heaps counted one by one, for every space.
+        #[test]
+        fn transform_counts_every_space(
+            values in proptest::collection::vec(0u16..600, 64..400),
+            code in prop::sample::select(vec![".6", "0.404", "0.4004", "4.04", ".16"]),
+        ) {
+            let rules = code.parse::<Code>().unwrap().rules();
+            let half = values.len() / 2;
+            let all = Histogram::of(&values, 0..values.len());
+            let later = Histogram::of(&values, half..values.len());
+            let (space, score) = best_of(&rules, &all, &later).unwrap();
+            let direct = |s: &SparseSpace| (later.sparse(s), all.sparse(s));
+            prop_assert_eq!((score.later, score.total), direct(&space));
+            let bits = u16::BITS - all.max().leading_zeros();
+            let kinds: Vec<SparseKind> = std::iter::once(SparseKind::Range)
+                .chain(domain_digit(&rules).map(|k| SparseKind::Domain { k }))
+                .collect();
+            for mask in 1..(1u16 << bits) {
+                for &kind in &kinds {
+                    let s = SparseSpace { kind, mask };
+                    prop_assert!(direct(&s) >= (score.later, score.total));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn domain_type_needs_breaking_digits_of_one_parity() {
+        let digit = |c: &str| domain_digit(&c.parse::<Code>().unwrap().rules());
+        assert_eq!(digit("0.404"), Some(1));
+        assert_eq!(digit("0.4004"), None);
+        assert_eq!(digit(".6"), Some(1));
+        assert_eq!(digit("0.6"), Some(1));
+        assert_eq!(digit("0.3"), None);
+    }
 }

@@ -69,14 +69,10 @@ pub fn with_marks<T>(f: impl FnOnce(&mut Marks) -> T) -> T {
     THREAD_MARKS.with(|m| f(&mut m.borrow_mut()))
 }
 
-/// Marks the value of every option of a heap of `n` (given `g[0..n]`), then returns the mex.
-pub fn value_of(
-    rules: &Rules,
-    g: &[u16],
-    n: usize,
-    marks: &mut Marks,
-) -> Result<u16, ValueOverflow> {
-    marks.clear();
+/// Marks the values of the options of a heap of `n` that leave at most one heap (whole moves
+/// and single heaps), given `g[0..n]`.
+#[inline]
+pub fn mark_single_options(rules: &Rules, g: &[u16], n: usize, marks: &mut Marks) {
     for &i in &rules.whole {
         if n == i {
             marks.insert(0);
@@ -87,6 +83,17 @@ pub fn value_of(
             marks.insert(g[n - i]);
         }
     }
+}
+
+/// Marks the value of every option of a heap of `n` (given `g[0..n]`), then returns the mex.
+pub fn value_of(
+    rules: &Rules,
+    g: &[u16],
+    n: usize,
+    marks: &mut Marks,
+) -> Result<u16, ValueOverflow> {
+    marks.clear();
+    mark_single_options(rules, g, n, marks);
     for &i in &rules.breaking {
         if n >= i + 2 {
             let h = n - i;

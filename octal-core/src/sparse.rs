@@ -1,7 +1,7 @@
 //! Sparse spaces and rare tables.
 //!
 //! Range type: for a mask m, a value v is rare iff popcount(v & m) is even. Domain type (games
-//! with exactly one breaking digit, at index k): heap n is sparse iff
+//! whose breaking digits' indices all have the parity of k): heap n is sparse iff
 //! popcount(G(n) & m) mod 2 == (n - k) mod 2. Both obey the same xor rules, so one engine serves
 //! both; only the class of a value at heap n depends on the parity of n for the domain type.
 //! [`crate::discover`] finds the space of a game from its first values.
@@ -13,8 +13,8 @@ use std::fmt;
 pub enum SparseKind {
     /// Rare iff popcount(v & m) is even.
     Range,
-    /// Heap n is sparse iff popcount(G(n) & m) mod 2 == (n - k) mod 2; `k` is the index of the
-    /// game's only breaking digit.
+    /// Heap n is sparse iff popcount(G(n) & m) mod 2 == (n - k) mod 2; `k` is the index of a
+    /// breaking digit, and every breaking digit's index has its parity.
     Domain { k: usize },
 }
 

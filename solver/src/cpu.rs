@@ -2,7 +2,8 @@
 //! (by the generic loop or a game's unrolled loop) while the block before is verified on the
 //! other threads. A failed heap gets its true value, the table is corrected (a new rare value,
 //! usually), the speculative engine is rebuilt and work resumes right after that heap with a
-//! small block that grows again.
+//! small block that grows again. [`Speculative`] keeps the loop between calls, so a driver can
+//! look at the values between stretches; [`extend`] runs it once.
 
 use crate::games::UnrolledLoop;
 use crate::run::{Notice, SolveError};
@@ -36,11 +37,11 @@ pub fn extend(
     notify: &mut dyn FnMut(Notice),
     stop: &mut dyn FnMut(&[u16]) -> Result<bool, SolveError>,
 ) -> Result<Extended, SolveError> {
-    let mut run = Run::new(rules, space, table, bits.max(value_bits(0)), unrolled);
-    run.extend(g, n, verify, notify, stop)?;
+    let mut run = Speculative::new(rules, space, table, bits, unrolled);
+    run.extend(g, n, verify, notify, stop, usize::MAX)?;
     Ok(Extended {
-        unrolled: run.unrolled.is_some() && !run.stale,
-        table: run.spec.table().clone(),
+        unrolled: run.unrolled(),
+        table: run.table().clone(),
     })
 }
 
@@ -92,8 +93,20 @@ impl AnySpeculator {
     }
 }
 
-/// The speculate-verify loop for one game.
-struct Run<'a> {
+/// How a call of [`Speculative::extend`] ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// The values reached the heaps asked for.
+    Reached,
+    /// `stop` said stop.
+    Stopped,
+    /// The table needed as many corrections as the call allowed.
+    Corrected,
+}
+
+/// The speculate-verify loop for one game, sparse space and table; it keeps its table, code
+/// width and block size from one call of [`Speculative::extend`] to the next.
+pub struct Speculative<'a> {
     rules: &'a Rules,
     space: SparseSpace,
     bits: u32,
@@ -102,17 +115,23 @@ struct Run<'a> {
     unrolled: Option<&'static UnrolledLoop>,
     /// The unrolled loop was dropped because its table turned out incomplete.
     stale: bool,
+    /// The size of the next block.
+    block: usize,
 }
 
-impl<'a> Run<'a> {
-    fn new(
+impl<'a> Speculative<'a> {
+    /// The loop seeded with `table` and codes for values below 2^bits (at least
+    /// [`octal_core::codec::MIN_VALUE_BITS`]); `unrolled`, the game's unrolled loop, serves
+    /// while the table is the one it was generated for.
+    pub fn new(
         rules: &'a Rules,
         space: SparseSpace,
         table: RareTable,
         bits: u32,
         unrolled: Option<&'static UnrolledLoop>,
     ) -> Self {
-        Run {
+        let bits = bits.max(value_bits(0));
+        Speculative {
             rules,
             space,
             bits,
@@ -120,7 +139,18 @@ impl<'a> Run<'a> {
             verifier: Verifier::new(rules, space),
             unrolled,
             stale: false,
+            block: MIN_BLOCK,
         }
+    }
+
+    /// The rare table as corrected so far.
+    pub fn table(&self) -> &RareTable {
+        self.spec.table()
+    }
+
+    /// Whether the game's unrolled loop has served every heap so far.
+    pub fn unrolled(&self) -> bool {
+        self.unrolled.is_some() && !self.stale
     }
 
     /// A new engine for `table`; says once when the unrolled loop no longer fits the table.
@@ -133,22 +163,25 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// Extends `g` (values already proved, or candidates when `verify` is off) to `n` heaps.
-    /// Each round verifies the block speculated last round while the next block is speculated
-    /// on another thread.
-    fn extend(
+    /// Extends `g` (values already proved, or candidates when `verify` is off) to `n` heaps,
+    /// or until `stop` says stop or the table has needed `corrections` corrections. Each round
+    /// verifies the block speculated last round while the next block is speculated on another
+    /// thread.
+    pub fn extend(
         &mut self,
         g: &mut ValueStore,
         n: usize,
         verify: bool,
         notify: &mut dyn FnMut(Notice),
         stop: &mut dyn FnMut(&[u16]) -> Result<bool, SolveError>,
-    ) -> Result<(), SolveError> {
+        corrections: usize,
+    ) -> Result<Ended, SolveError> {
         let mut verified = g.len();
         if verify && stop(g)? {
-            return Ok(());
+            return Ok(Ended::Stopped);
         }
-        let mut block = MIN_BLOCK;
+        let mut corrected = 0;
+        let mut block = self.block;
         while verified < n {
             let spec_from = g.len();
             g.resize((spec_from + block).min(n), 0)?;
@@ -167,7 +200,7 @@ impl<'a> Run<'a> {
                     verified = spec_from;
                     if verify && stop(&g[..verified])? {
                         g.truncate(verified);
-                        return Ok(());
+                        return Ok(Ended::Stopped);
                     }
                 }
                 Err(Refuted::Overflow(o)) => return Err(o.into()),
@@ -187,6 +220,11 @@ impl<'a> Run<'a> {
                     });
                     self.rebuild(table, notify);
                     block = MIN_BLOCK;
+                    self.block = block;
+                    corrected += 1;
+                    if corrected >= corrections {
+                        return Ok(Ended::Corrected);
+                    }
                     continue;
                 }
             }
@@ -204,7 +242,8 @@ impl<'a> Run<'a> {
                 verified = g.len();
             }
             block = (block * 2).min(MAX_BLOCK);
+            self.block = block;
         }
-        Ok(())
+        Ok(Ended::Reached)
     }
 }

@@ -11,6 +11,7 @@
 //! Rust and CUDA. The game model lives in `octal-core`; the `octal` binary (`src/bin/octal`)
 //! parses the command line and calls these.
 
+pub mod blocks;
 pub mod codegen;
 pub mod cpu;
 pub mod export;
@@ -25,5 +26,6 @@ pub mod rundir;
 pub mod solve;
 pub mod spec;
 pub mod summary;
+pub mod track;
 pub mod values;
 pub mod verify;

@@ -30,6 +30,23 @@ impl Report<'_> {
         let period = if s.verified { s.period } else { None };
         let mut j = summary_json(self.code, &self.summary, s.space.as_ref(), period);
         j["engine"] = json!(s.engine.name());
+        j["stretches"] = s
+            .stretches
+            .iter()
+            .map(|x| json!({"from": x.from, "to": x.to, "engine": x.engine.name()}))
+            .collect();
+        j["sparse"]["changes"] = s
+            .changes
+            .iter()
+            .map(|c| match c.space {
+                Some(space) => json!({
+                    "heap": c.heap,
+                    "kind": space.kind_name(),
+                    "mask": format!("{:#x}", space.mask),
+                }),
+                None => json!({"heap": c.heap, "kind": "none", "mask": null}),
+            })
+            .collect();
         j["verified"] = json!(s.verified);
         j["threads"] = json!(self.threads);
         j["table_corrections"] = json!(self.corrections);
@@ -60,6 +77,25 @@ impl Report<'_> {
             self.seconds,
             self.rate()
         );
+        if sol.stretches.len() > 1 {
+            let list: Vec<String> = sol
+                .stretches
+                .iter()
+                .map(|x| format!("{} {}..{}", x.engine.name(), x.from, x.to))
+                .collect();
+            out += &format!("  stretches       {}\n", list.join(", "));
+        }
+        if !sol.changes.is_empty() {
+            let list: Vec<String> = sol
+                .changes
+                .iter()
+                .map(|c| match c.space {
+                    Some(space) => format!("{space} from {}", c.heap),
+                    None => format!("none from {}", c.heap),
+                })
+                .collect();
+            out += &format!("  space changes   {}\n", list.join(", "));
+        }
         out
     }
 }

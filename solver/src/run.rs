@@ -18,13 +18,10 @@ use std::time::Duration;
 /// a short run reports does not depend on its length.
 pub const DISCOVERY_HEAPS: usize = DISCOVERY_START;
 
-/// The most heaps discovery grows to (doubling from [`DISCOVERY_HEAPS`]) while the best mask
-/// still leaves more than `discover::SETTLED` of the later half sparse, and the run needs the
-/// heaps.
+/// The most heaps discovery grows to for the GPU engine (doubling from [`DISCOVERY_HEAPS`])
+/// while the best mask still leaves more than `discover::SETTLED` of the later half sparse, and
+/// the run needs the heaps. The CPU engines follow the values instead.
 pub const DISCOVERY_MAX: usize = 1 << 17;
-
-/// The most heaps the O(n^2) exact engine is allowed to compute.
-pub const EXACT_MAX: usize = 1 << 21;
 
 /// The engine a run asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,7 +85,10 @@ impl FromStr for EngineChoice {
 /// The engine that computed a run's values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Engine {
+    /// Exact marking of every option, by blocks.
     Exact,
+    /// The classic rare-value algorithm, by blocks.
+    Classic,
     Generic,
     Unrolled,
     Gpu,
@@ -99,6 +99,7 @@ impl Engine {
     pub fn name(self) -> &'static str {
         match self {
             Engine::Exact => "exact",
+            Engine::Classic => "classic",
             Engine::Generic => "generic",
             Engine::Unrolled => "unrolled",
             Engine::Gpu => "gpu",
@@ -117,10 +118,12 @@ pub struct Request {
     pub verify: bool,
     /// Heaps computed exactly for discovery at first.
     pub discovery_heaps: usize,
-    /// The most heaps discovery may grow to.
+    /// The most heaps discovery may grow to (GPU engine).
     pub discovery_max: usize,
     /// Stop as soon as a period is proved (`n` is then the most heaps computed).
     pub check_period: bool,
+    /// The sparse space to start from instead of the build-time or discovered one.
+    pub space: Option<SparseSpace>,
 }
 
 impl Request {
@@ -133,6 +136,7 @@ impl Request {
             discovery_heaps: DISCOVERY_HEAPS,
             discovery_max: DISCOVERY_MAX,
             check_period: false,
+            space: None,
         }
     }
 }
@@ -154,6 +158,25 @@ pub enum Notice {
     StaleBuildTable,
     /// Discovery found this sparse space (or none); the engines start.
     Discovered(Option<SparseSpace>),
+    /// The values computed so far show a clearly better sparse space (or none): the run goes on
+    /// with it from this heap.
+    SpaceChanged(SpaceChange),
+}
+
+/// A change of the sparse space during a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SpaceChange {
+    /// The first heap computed under the new space.
+    pub heap: usize,
+    pub space: Option<SparseSpace>,
+}
+
+/// Heaps `from..to`, computed by one engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stretch {
+    pub from: usize,
+    pub to: usize,
+    pub engine: Engine,
 }
 
 /// Where the time of a GPU run went: heaps speculated and verified on the device, the device
@@ -203,8 +226,14 @@ fn per_second(heaps: usize, d: Duration) -> f64 {
 #[derive(Debug)]
 pub struct Solution {
     pub values: ValueStore,
+    /// The sparse space in use at the end.
     pub space: Option<SparseSpace>,
+    /// The engine of the last stretch.
     pub engine: Engine,
+    /// The engine of each stretch of heaps after discovery, in order.
+    pub stretches: Vec<Stretch>,
+    /// Where the sparse space changed.
+    pub changes: Vec<SpaceChange>,
     pub verified: bool,
     /// The rare table the speculative engine ended with.
     pub table: Option<RareTable>,
@@ -224,8 +253,6 @@ pub enum SolveError {
         engine.name()
     )]
     NoSparseSpace { code: Code, engine: EngineChoice },
-    #[error("the exact engine is O(n^2) and is limited to {EXACT_MAX} heaps ({n} asked for)")]
-    ExactTooLarge { n: usize },
     #[error(transparent)]
     Gpu(#[from] GpuError),
     /// The values could not be kept (an unwritable temporary directory, a full disk).
@@ -244,9 +271,7 @@ impl SolveError {
     pub fn is_bad_request(&self) -> bool {
         matches!(
             self,
-            SolveError::NoSparseSpace { .. }
-                | SolveError::ExactTooLarge { .. }
-                | SolveError::NoUnrolled(_)
+            SolveError::NoSparseSpace { .. } | SolveError::NoUnrolled(_)
         )
     }
 }

@@ -1,18 +1,26 @@
-//! One run: discovery, the choice of engine, and the engine's loop.
+//! One run: discovery, then the engines, stretch after stretch, as the values call for them.
 //!
-//! The first heaps are computed exactly and handed to discovery. A game with a sparse space then
-//! runs on the speculative engine seeded with the rare table of those heaps: the CPU's
-//! speculate-verify loop ([`crate::cpu`]) or the GPU's ([`crate::gpu`]). Games without a sparse
-//! space run on the exact engine. Every value passes the period search, which may end the run.
+//! The first heaps are computed exactly and handed to discovery. On the CPU the run then goes
+//! by stretches: between two, [`SpaceTracker`] looks at every value proved so far, keeps the
+//! sparse space or switches to a clearly better one, and picks the engine that suits it: the
+//! speculate-verify loop ([`crate::cpu`]) while rare heaps are seldom, the block engine
+//! ([`crate::blocks`]) with the classic marking while they keep coming, with exact marking when
+//! no space makes them rare. A game of `games/` starts from its build-time space and table. The
+//! GPU engine ([`crate::gpu`]) takes the space discovery settles on. Every value passes the
+//! period search, which may end the run.
 
-use crate::cpu;
-use crate::games;
+use crate::blocks::{Blocks, Marking};
+use crate::cpu::{Ended, Speculative};
+use crate::games::{self, GameDef};
 use crate::gpu;
 use crate::period::PeriodSearch;
-use crate::run::{Engine, EngineChoice, Notice, Request, Solution, SolveError, EXACT_MAX};
+use crate::run::{
+    Engine, EngineChoice, Notice, Request, Solution, SolveError, SpaceChange, Stretch,
+};
+use crate::track::{Fit, SpaceTracker};
 use crate::values::ValueStore;
 use octal_core::codec::value_bits;
-use octal_core::{discover, exact, RareTable};
+use octal_core::{discover, RareTable, Rules, SparseSpace};
 
 /// Computes the values of heaps `0..req.n` (with `check_period`, up to the proof of a period,
 /// at most `req.n`), and the period they prove, if any, in a store that suits `req.n`
@@ -31,40 +39,51 @@ pub fn solve_watched(
     watch: &mut dyn FnMut(&[u16]) -> Result<(), SolveError>,
 ) -> Result<Solution, SolveError> {
     let rules = req.code.rules();
+    let on_gpu = req.engine == EngineChoice::Gpu;
     // The GPU engine's device opens while discovery runs.
-    let opening = (req.engine == EngineChoice::Gpu).then(gpu::open_beside);
-    // Discovery grows its range only while the run needs the heaps and they prove no period.
-    let (discovered, space) = discover::discover_growing(
-        &rules,
-        req.discovery_heaps,
-        req.n.min(req.discovery_max),
-        &mut |g| PeriodSearch::new(rules.t, SEARCH_WINDOW).feed(g).is_some(),
-    )?;
-    notify(Notice::Discovered(space));
-    // The game's unrolled loop, when games/ has one for the space found.
-    let game = games::find(&req.code).filter(|d| d.space.is_some() && d.space == space);
-    let unrolled = game.and_then(|d| d.unrolled.as_ref().ok());
-    let engine = match (req.engine, space, unrolled) {
-        (EngineChoice::Exact, _, _) | (EngineChoice::Auto, None, _) => Engine::Exact,
-        (EngineChoice::Unrolled, None, _) | (EngineChoice::Unrolled, _, None) => {
+    let opening = on_gpu.then(gpu::open_beside);
+    // For the GPU, discovery grows its range while the run needs the heaps, the space has not
+    // settled and they prove no period; the CPU engines follow the values instead.
+    let limit = if on_gpu {
+        req.n.min(req.discovery_max)
+    } else {
+        req.discovery_heaps
+    };
+    let (discovered, found) =
+        discover::discover_growing(&rules, req.discovery_heaps, limit, &mut |g| {
+            PeriodSearch::new(rules.t, SEARCH_WINDOW).feed(g).is_some()
+        })?;
+    notify(Notice::Discovered(found));
+    let game = games::find(&req.code);
+    // The space to start from: the one asked for, the build-time one of games/ (a starting
+    // point), else discovery's.
+    let space = match (req.space, game.and_then(|d| d.space)) {
+        (Some(s), _) => Some(s),
+        (None, Some(s)) if !on_gpu => Some(s),
+        _ => found,
+    };
+    match (req.engine, space) {
+        (EngineChoice::Unrolled, _) if game.is_none_or(|d| d.unrolled.is_err()) => {
             return Err(SolveError::NoUnrolled(req.code.clone()))
         }
-        (choice @ (EngineChoice::Generic | EngineChoice::Gpu), None, _) => {
+        (choice @ (EngineChoice::Generic | EngineChoice::Gpu), None) => {
             return Err(SolveError::NoSparseSpace {
                 code: req.code.clone(),
                 engine: choice,
             })
         }
-        (EngineChoice::Gpu, Some(_), _) => Engine::Gpu,
-        (EngineChoice::Auto | EngineChoice::Unrolled, Some(_), Some(_)) => Engine::Unrolled,
-        (_, Some(_), _) => Engine::Generic,
-    };
-    let unrolled = unrolled.filter(|_| engine == Engine::Unrolled);
-    // The seed: the build-time table (it reaches farther) or the discovery's.
-    let seed = match (game, unrolled) {
-        (Some(d), Some(_)) => Some(d.table()),
-        _ => space.map(|space| RareTable::from_values(&space, &discovered)),
-    };
+        _ => {}
+    }
+    // Proved values are proved values: continue after the longer of an earlier run's and
+    // discovery's.
+    g.truncate(req.n);
+    let known = discovered.len().min(req.n);
+    if g.len() < known {
+        g.extend_from_slice(&discovered[g.len()..known])?;
+    }
+    drop(discovered);
+    // (The GPU's kernels are compiled for the discovery's table.)
+    let seed = space.map(|s| seed_table(game.filter(|_| !on_gpu), s, &g));
     let window = seed.as_ref().map_or(0, |t| t.last_heap() + rules.t + 1);
     let mut search = PeriodSearch::new(rules.t, window.max(SEARCH_WINDOW));
     // Shows proved values to the watcher and the search; true when the run may stop.
@@ -74,38 +93,18 @@ pub fn solve_watched(
         }
         Ok(search.feed(g).is_some() && req.check_period)
     };
-    // Proved values are proved values: continue after the longer of an earlier run's and
-    // discovery's.
-    g.truncate(req.n);
-    let known = discovered.len().min(req.n);
-    if g.len() < known {
-        g.extend_from_slice(&discovered[g.len()..known])?;
-    }
-    drop(discovered);
-    // Rare heaps among proved values join the seed (a resumed run's corrections, say).
-    let seed = seed.map(|seed| {
-        let mut entries = seed.entries().to_vec();
-        entries.extend(RareTable::from_values(&space.expect("a seed has a space"), &g).entries());
-        RareTable::from_entries(entries)
-    });
-    // Codes wide enough for the seed's largest value.
-    let bits = value_bits(
-        seed.iter()
-            .flat_map(|t| t.entries())
-            .map(|e| e.1)
-            .max()
-            .unwrap_or(0),
-    );
+    let from = g.len();
     let mut gpu_timings = None;
-    let (engine, table) = match (space, seed, engine) {
-        (Some(space), Some(seed), Engine::Gpu) => {
+    let mut last = Engine::Gpu;
+    let (space, table, stretches, changes) = match (space, seed) {
+        (Some(space), Some(seed)) if on_gpu => {
             let mut timings = Default::default();
             let table = gpu::extend_on_device(
                 opening,
                 &req.code,
                 space,
-                seed,
-                bits,
+                seed.clone(),
+                seed_bits(&seed),
                 &mut g,
                 req.n,
                 req.verify,
@@ -114,48 +113,27 @@ pub fn solve_watched(
                 &mut timings,
             )?;
             gpu_timings = Some(timings);
-            (Engine::Gpu, Some(table))
-        }
-        (Some(space), Some(seed), Engine::Generic | Engine::Unrolled) => {
-            // The engine continues after discovery's exact values.
-            let ended = cpu::extend(
-                &rules,
-                space,
-                seed,
-                bits,
-                unrolled,
-                &mut g,
-                req.n,
-                req.verify,
-                notify,
-                &mut proved,
-            )?;
-            // The engine that computed the values: the unrolled loop, unless it went stale.
-            let engine = if ended.unrolled {
-                Engine::Unrolled
-            } else {
-                Engine::Generic
+            let stretch = Stretch {
+                from,
+                to: g.len(),
+                engine: Engine::Gpu,
             };
-            (engine, Some(ended.table))
+            (Some(space), Some(table), vec![stretch], Vec::new())
         }
         _ => {
-            let limit = if req.check_period {
-                req.n.min(EXACT_MAX)
-            } else {
-                req.n
+            let mut cpu = OnCpu {
+                req,
+                rules: &rules,
+                game,
+                space,
+                tracker: SpaceTracker::default(),
+                stretches: Vec::new(),
+                changes: Vec::new(),
+                last: Engine::Exact,
             };
-            if limit > EXACT_MAX {
-                return Err(SolveError::ExactTooLarge { n: req.n });
-            }
-            let mut marks = exact::Marks::default();
-            while !proved(&g)? && g.len() < limit {
-                let next = (g.len() + EXACT_BLOCK).min(limit);
-                while g.len() < next {
-                    let v = exact::value_of(&rules, &g, g.len(), &mut marks)?;
-                    g.push(v)?;
-                }
-            }
-            (Engine::Exact, None)
+            let table = cpu.run(&mut g, notify, &mut proved)?;
+            last = cpu.last;
+            (cpu.space, table, cpu.stretches, cpu.changes)
         }
     };
     let period = if req.verify { search.proved() } else { None };
@@ -165,7 +143,9 @@ pub fn solve_watched(
     Ok(Solution {
         values: g,
         space,
-        engine,
+        engine: last,
+        stretches,
+        changes,
         verified: req.verify,
         table,
         period,
@@ -173,8 +153,177 @@ pub fn solve_watched(
     })
 }
 
-/// Heaps the exact engine computes between two looks at the period search.
-const EXACT_BLOCK: usize = 1 << 12;
+/// The rare table a speculative engine starts from under `space`: the rare heaps among the
+/// proved values `g`, with the build-time table of games/ when it is of this space (it reaches
+/// farther).
+fn seed_table(game: Option<&GameDef>, space: SparseSpace, g: &[u16]) -> RareTable {
+    let mut entries = match game {
+        Some(d) if d.space == Some(space) => d.table().entries().to_vec(),
+        _ => Vec::new(),
+    };
+    entries.extend(RareTable::from_values(&space, g).entries());
+    RareTable::from_entries(entries)
+}
+
+/// Codes wide enough for the largest value of `seed`.
+fn seed_bits(seed: &RareTable) -> u32 {
+    value_bits(seed.entries().iter().map(|e| e.1).max().unwrap_or(0))
+}
+
+/// Heaps the block engines compute between two looks at the space: at least this many, and at
+/// least a sixteenth of the heaps before.
+const BLOCK_STRETCH: usize = 1 << 12;
+
+/// The CPU's stretches: the space in use, what the values show, and what was done.
+struct OnCpu<'a> {
+    req: &'a Request,
+    rules: &'a Rules,
+    game: Option<&'static GameDef>,
+    space: Option<SparseSpace>,
+    tracker: SpaceTracker,
+    stretches: Vec<Stretch>,
+    changes: Vec<SpaceChange>,
+    /// The engine of the last stretch (also of one that computed nothing).
+    last: Engine,
+}
+
+/// The engine of the current stretch.
+enum Current<'a> {
+    None,
+    Speculative(Box<Speculative<'a>>),
+    Blocks(Blocks<'a>),
+}
+
+impl<'a> OnCpu<'a> {
+    /// Extends `g` to `req.n` heaps (or until `proved` says stop), stretch after stretch.
+    /// Returns the rare table of the speculative engine when it ran last.
+    fn run(
+        &mut self,
+        g: &mut ValueStore,
+        notify: &mut dyn FnMut(Notice),
+        proved: &mut dyn FnMut(&[u16]) -> Result<bool, SolveError>,
+    ) -> Result<Option<RareTable>, SolveError> {
+        let (req, rules) = (self.req, self.rules);
+        let needs_space = matches!(req.engine, EngineChoice::Generic | EngineChoice::Unrolled);
+        let mut engine = Current::None;
+        loop {
+            self.tracker.feed(g);
+            let sticky = matches!(engine, Current::Speculative(_));
+            if self.look(g.len(), sticky, notify) {
+                engine = Current::None;
+            }
+            let fit = match (req.engine, self.space) {
+                (EngineChoice::Exact, _) => Fit::Exact,
+                (_, Some(s)) if needs_space => Fit::Speculate(s),
+                _ => self.tracker.fit(self.space),
+            };
+            let from = g.len();
+            let (stopped, used) = match fit {
+                Fit::Speculate(space) => {
+                    if !matches!(engine, Current::Speculative(_)) {
+                        let seed = seed_table(self.game, space, g);
+                        let unrolled = self
+                            .game
+                            .filter(|d| {
+                                d.space == Some(space) && req.engine != EngineChoice::Generic
+                            })
+                            .and_then(|d| d.unrolled.as_ref().ok());
+                        let bits = seed_bits(&seed);
+                        engine = Current::Speculative(Box::new(Speculative::new(
+                            rules, space, seed, bits, unrolled,
+                        )));
+                    }
+                    let Current::Speculative(run) = &mut engine else {
+                        unreachable!("made above")
+                    };
+                    // To the next power of two, or sooner if rare heaps turn up often.
+                    let until = (from + 1).next_power_of_two().min(req.n);
+                    let corrections = ((until - from) >> 10).max(32);
+                    let ended = run.extend(g, until, req.verify, notify, proved, corrections)?;
+                    let used = if run.unrolled() {
+                        Engine::Unrolled
+                    } else {
+                        Engine::Generic
+                    };
+                    (ended == Ended::Stopped, used)
+                }
+                Fit::Classic(_) | Fit::Exact => {
+                    let marking = match fit {
+                        Fit::Classic(s) => Marking::Classic(s),
+                        _ => Marking::Exact,
+                    };
+                    if !matches!(&engine, Current::Blocks(b) if b.marking() == marking) {
+                        engine = Current::Blocks(Blocks::new(rules, marking, g));
+                    }
+                    let Current::Blocks(blocks) = &mut engine else {
+                        unreachable!("made above")
+                    };
+                    let until = (from + (from / 16).max(BLOCK_STRETCH))
+                        .min((from + 1).next_power_of_two())
+                        .min(req.n);
+                    let mut stopped = proved(g)?;
+                    while !stopped && g.len() < until {
+                        blocks.extend_block(g, until)?;
+                        stopped = proved(g)?;
+                    }
+                    let used = match marking {
+                        Marking::Exact => Engine::Exact,
+                        Marking::Classic(_) => Engine::Classic,
+                    };
+                    (stopped, used)
+                }
+            };
+            self.record(from, g.len(), used);
+            if stopped || g.len() >= req.n {
+                return Ok(match engine {
+                    Current::Speculative(run) => Some(run.table().clone()),
+                    _ => {
+                        // The block engines end on the best space of all the values.
+                        self.tracker.feed(g);
+                        self.look(g.len(), false, notify);
+                        None
+                    }
+                });
+            }
+        }
+    }
+
+    /// Takes the space the values so far call for, from heap `heap` on; true if it changed.
+    fn look(&mut self, heap: usize, sticky: bool, notify: &mut dyn FnMut(Notice)) -> bool {
+        let needs_space = matches!(
+            self.req.engine,
+            EngineChoice::Generic | EngineChoice::Unrolled
+        );
+        let chosen = self.tracker.choose(self.rules, self.space, sticky);
+        let chosen = if needs_space {
+            chosen.or(self.space)
+        } else {
+            chosen
+        };
+        if chosen == self.space {
+            return false;
+        }
+        let change = SpaceChange {
+            heap,
+            space: chosen,
+        };
+        self.changes.push(change);
+        notify(Notice::SpaceChanged(change));
+        self.space = chosen;
+        true
+    }
+
+    /// Notes that `engine` computed heaps `from..to`, joining the stretch before when it was
+    /// the same engine's.
+    fn record(&mut self, from: usize, to: usize, engine: Engine) {
+        self.last = engine;
+        match self.stretches.last_mut() {
+            Some(s) if s.engine == engine && s.to == from => s.to = to,
+            _ if to > from => self.stretches.push(Stretch { from, to, engine }),
+            _ => {}
+        }
+    }
+}
 
 /// The least window the period search hashes (for games whose values depend on all heaps).
 const SEARCH_WINDOW: usize = 64;

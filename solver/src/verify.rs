@@ -72,16 +72,7 @@ impl Verifier {
             return Ok(());
         }
         marks.clear();
-        for &i in &self.rules.whole {
-            if n == i {
-                marks.insert(0);
-            }
-        }
-        for &i in &self.rules.single {
-            if n > i {
-                marks.insert(g[n - i]);
-            }
-        }
+        exact::mark_single_options(&self.rules, g, n, marks);
         let mut found = 0;
         let mut advance = |marks: &Marks| {
             while found < needed.len() && marks.contains(needed[found]) {

@@ -3,6 +3,7 @@
 
 use octal_core::{exact, Code, RareTable, SparseKind, SparseSpace};
 use proptest::prelude::*;
+use solver::blocks::{Blocks, Marking};
 use solver::cpu;
 use solver::run::{Engine, EngineChoice, Notice, Request};
 use solver::solve::solve;
@@ -147,8 +148,44 @@ fn code() -> impl Strategy<Value = Code> {
     })
 }
 
+/// A space of `mask`: of the domain type when asked and the game has one.
+fn space_of(rules: &octal_core::Rules, mask: u16, domain: bool) -> SparseSpace {
+    let kind = match octal_core::discover::domain_digit(rules) {
+        Some(k) if domain => SparseKind::Domain { k },
+        _ => SparseKind::Range,
+    };
+    SparseSpace { kind, mask }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The block engine, with either marking and any space, continuing after any number of
+    /// exact heaps.
+    #[test]
+    fn blocks_equal_exact(
+        code in code(),
+        mask in 1u16..64,
+        domain in prop::bool::ANY,
+        classic in prop::bool::ANY,
+        known in 1usize..700,
+    ) {
+        let rules = code.rules();
+        let n = 3000;
+        let want = exact::values(&rules, n).unwrap();
+        let marking = if classic {
+            Marking::Classic(space_of(&rules, mask, domain))
+        } else {
+            Marking::Exact
+        };
+        let mut g = ValueStore::memory();
+        g.extend_from_slice(&want[..known]).unwrap();
+        let mut blocks = Blocks::new(&rules, marking, &g);
+        while g.len() < n {
+            blocks.extend_block(&mut g, n).unwrap();
+        }
+        prop_assert!(g == want, "{} with {:?} differs", code, marking);
+    }
 
     /// Any mask, of either kind, and a table that is partly missing and partly wrong.
     #[test]
@@ -162,12 +199,7 @@ proptest! {
         let rules = code.rules();
         let n = 2000;
         let want = exact::values(&rules, n).unwrap();
-        let kind = if domain && rules.breaking.len() == 1 {
-            SparseKind::Domain { k: rules.breaking[0] }
-        } else {
-            SparseKind::Range
-        };
-        let space = SparseSpace { kind, mask };
+        let space = space_of(&rules, mask, domain);
         let mut entries = RareTable::from_values(&space, &want[..known]).entries().to_vec();
         entries.extend(bogus);
         let mut g = ValueStore::memory();
@@ -242,5 +274,53 @@ fn every_unrolled_game_matches_exact_to_1e5() {
             "{}: the build-time table covers 10^5 heaps",
             game.code
         );
+    }
+}
+
+/// The open games of the benchmark, through `solve` from a short discovery (so that their
+/// spaces change and their engines switch along the way), equal the exact engine to 2^16.
+#[test]
+fn open_games_equal_exact_to_2_16() {
+    let n = 1 << 16;
+    for code in [
+        ".14", ".04", ".114", ".004", ".06", ".36", ".64", ".74", ".76",
+    ] {
+        let code: Code = code.parse().unwrap();
+        let want = exact::values(&code.rules(), n).unwrap();
+        let mut req = Request::new(code.clone(), n);
+        req.discovery_heaps = 1 << 12;
+        let s = solve(&req, &mut |_| {}).unwrap();
+        assert!(s.values == want, "{code} differs from the exact engine");
+        let covered: usize = s.stretches.iter().map(|x| x.to - x.from).sum();
+        assert_eq!(covered, n - (1 << 12), "{code}: {:?}", s.stretches);
+    }
+}
+
+/// A code of 1-3 digits after the point, some with several breaking digits of one parity.
+fn three_digits() -> impl Strategy<Value = Code> {
+    (prop::bool::ANY, prop::collection::vec(0u8..8, 1..=3)).prop_map(|(four, mut d)| {
+        d.insert(0, if four { 4 } else { 0 });
+        Code::from_digits(&d)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Through `solve` from a tiny discovery: the space follows the values (changes, engines of
+    /// every kind), and the values are the exact engine's.
+    #[test]
+    fn solve_follows_the_values_exactly(code in three_digits(), generic in prop::bool::ANY) {
+        let n = 6000;
+        let want = exact::values(&code.rules(), n).unwrap();
+        let mut req = Request::new(code.clone(), n);
+        req.discovery_heaps = 128;
+        if generic {
+            req.engine = EngineChoice::Generic;
+        }
+        match solve(&req, &mut |_| {}) {
+            Ok(s) => prop_assert!(s.values == want, "{} differs", code),
+            Err(e) => prop_assert!(generic && e.is_bad_request(), "{}: {}", code, e),
+        }
     }
 }

@@ -4,7 +4,8 @@
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
-use octal_core::Code;
+use octal_core::discover::domain_digit;
+use octal_core::{Code, Rules, SparseKind, SparseSpace};
 use solver::export::Format;
 use solver::plot::Kind;
 use solver::run::{EngineChoice, Request};
@@ -196,6 +197,10 @@ pub struct SolveArgs {
     /// Heaps computed exactly for sparse-space discovery.
     #[arg(long, default_value = "2^15", value_name = "N")]
     pub discover: String,
+    /// The sparse space to start from, such as range:0x1ee or domain:0x1 (the run still
+    /// switches to a clearly better one).
+    #[arg(long, value_name = "KIND:MASK")]
+    pub space: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -357,6 +362,9 @@ pub fn validate_solve(a: &SolveArgs) -> Result<SolveConfig, InputError> {
     request.verify = !a.speculate_only;
     request.check_period = a.check_period;
     request.discovery_heaps = parse_count("--discover", &a.discover)?;
+    if let Some(space) = &a.space {
+        request.space = Some(parse_space(&request.code.rules(), space)?);
+    }
     Ok(SolveConfig {
         request,
         threads,
@@ -366,6 +374,33 @@ pub fn validate_solve(a: &SolveArgs) -> Result<SolveConfig, InputError> {
         quiet: a.quiet,
         checkpoint_every: validate_secs(a.checkpoint_secs)?,
     })
+}
+
+/// A sparse space of `--space`: `range:MASK` or `domain:MASK`, the mask a nonzero 16-bit
+/// number in hexadecimal (0x...) or decimal; the domain type only for games whose breaking
+/// digits' indices share their parity.
+pub fn parse_space(rules: &Rules, s: &str) -> Result<SparseSpace, InputError> {
+    let bad = |why: &str| InputError(format!("--space '{s}': {why}"));
+    let (kind, mask) = s
+        .split_once(':')
+        .ok_or_else(|| bad("give range:MASK or domain:MASK, such as range:0x1ee"))?;
+    let mask = match mask.strip_prefix("0x") {
+        Some(hex) => u16::from_str_radix(hex, 16),
+        None => mask.parse::<u16>(),
+    }
+    .ok()
+    .filter(|&m| m != 0)
+    .ok_or_else(|| bad("the mask must be a nonzero number below 0x10000, such as 0x1ee"))?;
+    let kind = match kind {
+        "range" => SparseKind::Range,
+        "domain" => SparseKind::Domain {
+            k: domain_digit(rules).ok_or_else(|| {
+                bad("this game has no domain type (its breaking digits' indices differ in parity)")
+            })?,
+        },
+        _ => return Err(bad("the kind is range or domain")),
+    };
+    Ok(SparseSpace { kind, mask })
 }
 
 /// The thread count: given, or all cores; zero and absurd counts are input errors.

@@ -5,6 +5,7 @@
 use crate::cli::{self, InputError, SolveConfig};
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use octal_core::SparseSpace;
 use solver::period::PeriodSearch;
 use solver::report::{self, Report};
 use solver::run::{EngineChoice, Notice, Request};
@@ -108,6 +109,16 @@ fn notice_printer() -> impl FnMut(&Notice) {
         Notice::StaleBuildTable => {
             eprintln!("octal: the game's build-time rare table is stale (a rare value it lacks was found): continuing on the generic engine with the updated table");
         }
+        Notice::SpaceChanged(c) => match c.space {
+            Some(space) => eprintln!(
+                "octal: from heap {} on, the values show a better sparse space: {space}",
+                c.heap
+            ),
+            None => eprintln!(
+                "octal: from heap {} on, no sparse space makes the sparse heaps rare",
+                c.heap
+            ),
+        },
         Notice::Discovered(_) => {}
     }
 }
@@ -145,9 +156,10 @@ fn execute(
     let corrections = AtomicUsize::new(corrections_before);
     let mut print = notice_printer();
     let bar = progress_bar(cfg.request.n, cfg.quiet);
-    let space = std::sync::OnceLock::new();
-    // The summary, folded block by block as values are proved.
-    let mut summarizer: Option<Summarizer> = None;
+    // The sparse space in use, as discovery and the changes of space say.
+    let space = std::sync::Mutex::new(None);
+    // The summary under that space, folded block by block as values are proved.
+    let mut summarizer: Option<(Option<SparseSpace>, Summarizer)> = None;
     let solution = pool.install(|| {
         solve::solve_watched(
             &cfg.request,
@@ -157,19 +169,21 @@ fn execute(
                     Notice::TableCorrected { .. } => {
                         corrections.fetch_add(1, Relaxed);
                     }
-                    Notice::Discovered(s) => {
-                        let _ = space.set(*s);
-                    }
+                    Notice::Discovered(s) => *space.lock().expect("no panic holds it") = *s,
+                    Notice::SpaceChanged(c) => *space.lock().expect("no panic holds it") = c.space,
                     _ => {}
                 }
                 print(&notice)
             },
             &mut |g| {
-                let sum = summarizer
-                    .get_or_insert_with(|| Summarizer::new(space.get().copied().flatten()));
+                let now = *space.lock().expect("no panic holds it");
+                if summarizer.as_ref().is_none_or(|s| s.0 != now) {
+                    summarizer = Some((now, Summarizer::new(now)));
+                }
+                let sum = &mut summarizer.as_mut().expect("made above").1;
                 sum.feed(g);
                 bar.set_position(g.len() as u64);
-                let sparse = match (space.get().copied().flatten(), sum.rare_count()) {
+                let sparse = match (now, sum.rare_count()) {
                     (Some(s), Some(count)) => format!("{s}: {count} rare"),
                     _ => "no sparse space".to_string(),
                 };
@@ -181,7 +195,7 @@ fn execute(
                 if let Some(r) = recorder.as_mut() {
                     r.proved(
                         g,
-                        space.get().copied().flatten(),
+                        now,
                         corrections.load(Relaxed),
                         elapsed_before + start.elapsed().as_secs_f64(),
                     )?;
@@ -218,6 +232,7 @@ fn execute(
     let report = Report {
         code: &cfg.request.code,
         summary: summarizer
+            .map(|s| s.1)
             .unwrap_or_else(|| Summarizer::new(solution.space))
             .finish(&solution.values, solution.space.as_ref()),
         solution: &solution,

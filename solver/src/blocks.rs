@@ -1,0 +1,281 @@
+//! The block engine: exact values a block of heaps at a time, the bulk of each heap's work in
+//! parallel, for stretches where rare values come too often for speculation to pay.
+//!
+//! For a block of heaps N .. N + B, the options of a heap whose parts all lie below N ("far")
+//! read only final values, so every heap of the block marks them at once, one heap per task.
+//! Two markings:
+//!
+//! * **Exact**: every far split, the definition itself.
+//! * **Classic** (a sparse space): the common values of far splits through the rare heaps below
+//!   N, then the far splits in order until every rare-class value below the heap's second free
+//!   common value is found (or the splits run out), as the classic rare-value algorithm does.
+//!
+//! Each heap keeps the first few values its far options leave free (and, for the classic
+//! marking, the rare-class values below them that no far split gave). Then, heap after heap, the
+//! near options (single heaps, whole moves, splits with a part in the block: fewer than B + t)
+//! are marked and the value is the least free one they leave; a heap whose free values the near
+//! options all take is computed by the definition. Every value is exact; the order of the work
+//! changes nothing.
+
+use crate::run::SolveError;
+use crate::values::ValueStore;
+use octal_core::exact::{self, Marks};
+use octal_core::{Rules, SparseSpace};
+use rayon::prelude::*;
+
+/// How a block marks the far options of its heaps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Marking {
+    /// Every far split (no sparse space, or rare values too common for one to pay).
+    Exact,
+    /// Through the rare heaps of this space, then splits until the rare values are covered.
+    Classic(SparseSpace),
+}
+
+/// Free values kept per heap (the near options take the first ones only rarely).
+const FREE: usize = 4;
+
+/// What the far options of one heap leave.
+#[derive(Debug, Clone, Copy)]
+struct Far {
+    /// The least values of the heap's (common) class that no far option takes, increasing;
+    /// `u32::MAX` past the last.
+    free: [u32; FREE],
+    /// Of the classic marking: the rare-class values below `free[1]` that no far split gives
+    /// (all far splits were scanned when there are any), increasing, `u32::MAX` past the last.
+    missing: [u32; FREE],
+    /// More rare-class values are missing than `missing` holds.
+    overflow: bool,
+}
+
+/// The block engine for one game: the rare heaps found so far (classic marking) and the
+/// rare-class values of each heap parity.
+pub struct Blocks<'a> {
+    rules: &'a Rules,
+    marking: Marking,
+    /// Rare heaps (heap >= 1) below the next block, with their values.
+    rare: Vec<(usize, u16)>,
+    /// Rare-class values in increasing order, for heaps of rare parity 0 and 1.
+    rare_values: [Vec<u16>; 2],
+    /// Heaps computed by the definition because the near options took every free value.
+    pub fallbacks: usize,
+}
+
+impl<'a> Blocks<'a> {
+    /// An engine continuing after the exact values `g`.
+    pub fn new(rules: &'a Rules, marking: Marking, g: &[u16]) -> Self {
+        let (rare, rare_values) = match marking {
+            Marking::Exact => (Vec::new(), [Vec::new(), Vec::new()]),
+            Marking::Classic(space) => {
+                let list = |parity: u32| {
+                    (0..=u16::MAX)
+                        .filter(|&v| (v & space.mask).count_ones() & 1 == parity)
+                        .collect()
+                };
+                let rare = (1..g.len())
+                    .filter(|&n| space.is_rare(n, g[n]))
+                    .map(|n| (n, g[n]))
+                    .collect();
+                (rare, [list(0), list(1)])
+            }
+        };
+        Blocks {
+            rules,
+            marking,
+            rare,
+            rare_values,
+            fallbacks: 0,
+        }
+    }
+
+    /// The marking this engine uses.
+    pub fn marking(&self) -> Marking {
+        self.marking
+    }
+
+    /// The size of the block starting at heap `start`: the near options of a heap number at
+    /// most the block's length, so blocks stay a small fraction of the heaps before them.
+    pub fn block_len(start: usize) -> usize {
+        (start / 128).clamp(64, 1024)
+    }
+
+    /// Extends `g`, which holds the exact values of heaps `0..g.len()`, by one block, at most
+    /// to `n` heaps. Parallel on the current rayon pool.
+    pub fn extend_block(&mut self, g: &mut ValueStore, n: usize) -> Result<(), SolveError> {
+        let start = g.len();
+        let end = (start + Self::block_len(start)).min(n);
+        let far: Vec<Far> = {
+            let head = &g[..];
+            (start..end)
+                .into_par_iter()
+                .map_init(Marks::default, |marks, h| self.far(head, h, marks))
+                .collect()
+        };
+        g.resize(end, 0)?;
+        let mut near = Marks::default();
+        for (h, f) in (start..end).zip(&far) {
+            let v = match self.near(&g[..h], start, h, f, &mut near) {
+                Some(v) => v,
+                None => {
+                    self.fallbacks += 1;
+                    exact::value_of(self.rules, &g[..h], h, &mut near)?
+                }
+            };
+            g[h] = v;
+        }
+        if let Marking::Classic(space) = self.marking {
+            self.rare.extend(
+                (start.max(1)..end)
+                    .filter(|&h| space.is_rare(h, g[h]))
+                    .map(|h| (h, g[h])),
+            );
+        }
+        Ok(())
+    }
+
+    /// Whether `v` is of the common class at heap `h` (every value is, for the exact marking).
+    #[inline]
+    fn common(&self, h: usize, v: u32) -> bool {
+        match self.marking {
+            Marking::Exact => true,
+            Marking::Classic(space) => !space.is_rare(h, v as u16),
+        }
+    }
+
+    /// Marks the far options of heap `h` (parts below `g.len()`) and keeps what they leave.
+    fn far(&self, g: &[u16], h: usize, marks: &mut Marks) -> Far {
+        let start = g.len();
+        marks.clear();
+        // The far splits of each breaking digit i: h - i = a + b, a <= b < start.
+        let splits = |i: usize| -> Option<(usize, usize)> {
+            let s = h.checked_sub(i)?;
+            let lo = (s + 1).saturating_sub(start).max(1);
+            (lo <= s / 2).then_some((lo, s / 2))
+        };
+        match self.marking {
+            Marking::Exact => {
+                for &i in &self.rules.breaking {
+                    if let Some((lo, hi)) = splits(i) {
+                        let s = h - i;
+                        mark_splits(marks, &g[lo..=hi], &g[s - hi..=s - lo]);
+                    }
+                }
+            }
+            Marking::Classic(_) => {
+                for &i in &self.rules.breaking {
+                    let Some(s) = h.checked_sub(i) else { continue };
+                    let from = self.rare.partition_point(|e| e.0 + start <= s);
+                    for &(a, r) in &self.rare[from..] {
+                        if a >= s {
+                            break;
+                        }
+                        marks.insert(g[s - a] ^ r);
+                    }
+                }
+            }
+        }
+        let mut free = [u32::MAX; FREE];
+        let mut v = 0u32;
+        for slot in free.iter_mut() {
+            while v <= u32::from(u16::MAX) && (!self.common(h, v) || marks.contains(v as u16)) {
+                v += 1;
+            }
+            *slot = v;
+            v += 1;
+        }
+        let mut far = Far {
+            free,
+            missing: [u32::MAX; FREE],
+            overflow: false,
+        };
+        if let Marking::Classic(space) = self.marking {
+            // Scan far splits in order until the rare values below free[1] are all found.
+            let all = &self.rare_values[space.rare_parity(h) as usize];
+            let needed = &all[..all.partition_point(|&v| u32::from(v) < free[1])];
+            let mut found = 0;
+            let mut covered = |marks: &Marks| {
+                while found < needed.len() && marks.contains(needed[found]) {
+                    found += 1;
+                }
+                found == needed.len()
+            };
+            let mut from = 0;
+            while !covered(marks) {
+                let mut scanned = false;
+                for &i in &self.rules.breaking {
+                    let Some((lo, hi)) = splits(i) else { continue };
+                    let (lo, hi) = (lo + from, hi.min(lo + from + SCAN - 1));
+                    if lo > hi {
+                        continue;
+                    }
+                    scanned = true;
+                    let s = h - i;
+                    mark_splits(marks, &g[lo..=hi], &g[s - hi..=s - lo]);
+                }
+                if !scanned {
+                    break;
+                }
+                from += SCAN;
+            }
+            let mut k = 0;
+            for &v in &needed[found..] {
+                if !marks.contains(v) {
+                    if k == FREE {
+                        far.overflow = true;
+                        break;
+                    }
+                    far.missing[k] = u32::from(v);
+                    k += 1;
+                }
+            }
+        }
+        far
+    }
+
+    /// The value of heap `h` from what its far options leave and its near options (`g` holds
+    /// heaps `0..h`; the block started at `start`), or `None` when that does not decide it.
+    fn near(&self, g: &[u16], start: usize, h: usize, far: &Far, marks: &mut Marks) -> Option<u16> {
+        marks.clear();
+        exact::mark_single_options(&self.rules, g, h, marks);
+        // The splits h - i = a + b with b at or past the block's start: a <= h - i - start.
+        for &i in &self.rules.breaking {
+            let Some(s) = h.checked_sub(i) else { continue };
+            let hi = (s / 2).min(s.saturating_sub(start));
+            if hi >= 1 {
+                mark_splits(marks, &g[1..=hi], &g[s - hi..s]);
+            }
+        }
+        let c = *far
+            .free
+            .iter()
+            .find(|&&v| v > u32::from(u16::MAX) || !marks.contains(v as u16))?;
+        let classic = matches!(self.marking, Marking::Classic(_));
+        if classic && c > far.free[1] {
+            // Rare values between free[1] and c were not looked for.
+            return None;
+        }
+        let missing = far
+            .missing
+            .iter()
+            .copied()
+            .take_while(|&v| v < c)
+            .find(|&v| !marks.contains(v as u16));
+        match missing {
+            Some(v) => Some(v as u16),
+            None if far.overflow => None,
+            None => u16::try_from(c).ok(),
+        }
+    }
+}
+
+/// Far splits scanned between two checks of the rare values still missing.
+const SCAN: usize = 64;
+
+/// Marks `low[k] ^ high[high.len() - 1 - k]` for every k: the splits (a, s - a) for a over
+/// `low`'s heaps, `high` holding the heaps s - a in increasing order.
+#[inline]
+fn mark_splits(marks: &mut Marks, low: &[u16], high: &[u16]) {
+    for (&x, &y) in low.iter().zip(high.iter().rev()) {
+        marks.insert(x ^ y);
+    }
+}
