@@ -215,7 +215,7 @@ impl<'a> OnCpu<'a> {
             let fit = match (req.engine, self.space) {
                 (EngineChoice::Exact, _) => Fit::Exact,
                 (_, Some(s)) if needs_space => Fit::Speculate(s),
-                _ => self.tracker.fit(self.space),
+                _ => self.tracker.fit(rules, self.space),
             };
             let from = g.len();
             let (stopped, used) = match fit {

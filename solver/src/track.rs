@@ -13,6 +13,11 @@ use octal_core::{Rules, SparseSpace};
 /// then come seldom enough that the corrections cost little.
 pub const SPECULATE_MAX: f64 = 1.0 / 1024.0;
 
+/// The most entries (rare heaps times breaking digits) of a speculative loop: it runs on one
+/// thread, at about one entry a cycle, while the block engine's classic marking of the same
+/// entries runs on every thread.
+pub const SPECULATE_ENTRIES: usize = 8192;
+
 /// Histograms of the values so far, all of them and the later half.
 #[derive(Default)]
 pub struct SpaceTracker {
@@ -80,11 +85,17 @@ impl SpaceTracker {
         self.later.sparse(space) as f64 / self.later.heaps().max(1) as f64
     }
 
-    /// The engine that suits `space` on these values.
-    pub fn fit(&self, space: Option<SparseSpace>) -> Fit {
+    /// The engine that suits `space` on these values: speculation while rare heaps are seldom
+    /// and its loop is short enough for one thread to keep ahead of the verifier.
+    pub fn fit(&self, rules: &Rules, space: Option<SparseSpace>) -> Fit {
         match space {
             None => Fit::Exact,
-            Some(s) if self.fraction(&s) <= SPECULATE_MAX => Fit::Speculate(s),
+            Some(s)
+                if self.fraction(&s) <= SPECULATE_MAX
+                    && self.all.sparse(&s) * rules.breaking.len() <= SPECULATE_ENTRIES =>
+            {
+                Fit::Speculate(s)
+            }
             Some(s) => Fit::Classic(s),
         }
     }
