@@ -81,12 +81,13 @@ fn run_and_kill(args: &[&str], after: Duration) {
 /// directory and the seed of the moments.
 fn killed_and_whole(
     name: &str,
+    code: &str,
     engine: &[&str],
     n: &str,
     pause: Duration,
     jitter: Duration,
 ) -> (Value, Value, PathBuf, u64) {
-    let solve = [&["solve", ".6", "-n", n][..], engine].concat();
+    let solve = [&["solve", code, "-n", n][..], engine].concat();
     let whole = json(&octal(&[&solve[..], &["--json", "-q"]].concat()));
     let dir = fresh_dir(name);
     let d = dir.to_str().unwrap();
@@ -120,6 +121,7 @@ fn killed_and_whole(
 fn sigkill_at_random_moments_loses_nothing() {
     let (resumed, whole, dir, seed) = killed_and_whole(
         "kill",
+        ".6",
         &[],
         "2^20",
         Duration::from_millis(100),
@@ -137,6 +139,34 @@ fn sigkill_at_random_moments_loses_nothing() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// .14 changes its sparse space and its engines during the run: killed at random moments
+/// around the change, it resumes to the same values and ends on the same space.
+#[test]
+fn sigkill_around_a_change_of_space_loses_nothing() {
+    let (resumed, whole, dir, seed) = killed_and_whole(
+        "kill-change",
+        ".14",
+        &[],
+        "2^19",
+        Duration::from_millis(60),
+        Duration::from_millis(400),
+    );
+    assert_eq!(whole["sparse"]["mask"], "0x7c");
+    assert_eq!(whole["sparse"]["changes"].as_array().unwrap().len(), 1);
+    // A resumed run has its own history of changes; everything else is the same.
+    let strip = |j: &Value| {
+        let mut r = result(j);
+        for v in r.iter_mut() {
+            if let Some(o) = v.as_object_mut() {
+                o.remove("changes");
+            }
+        }
+        r
+    };
+    assert_eq!(strip(&resumed), strip(&whole), "seed {seed}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// The same with the GPU engine (`--gpu`, which every resume keeps): the device's blocks reach
 /// the run directory only proved, so a kill at any moment loses nothing either.
 #[test]
@@ -150,6 +180,7 @@ fn sigkill_of_a_gpu_run_loses_nothing() {
     );
     let (resumed, whole, dir, seed) = killed_and_whole(
         "kill-gpu",
+        ".6",
         &["--gpu"],
         "2^28",
         Duration::from_millis(800),

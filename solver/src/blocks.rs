@@ -236,7 +236,7 @@ impl<'a> Blocks<'a> {
     /// heaps `0..h`; the block started at `start`), or `None` when that does not decide it.
     fn near(&self, g: &[u16], start: usize, h: usize, far: &Far, marks: &mut Marks) -> Option<u16> {
         marks.clear();
-        exact::mark_single_options(&self.rules, g, h, marks);
+        exact::mark_single_options(self.rules, g, h, marks);
         // The splits h - i = a + b with b at or past the block's start: a <= h - i - start.
         for &i in &self.rules.breaking {
             let Some(s) = h.checked_sub(i) else { continue };

@@ -1,10 +1,13 @@
 //! `solver`: the engines that compute Grundy values, and what a run reads and writes.
 //!
 //! [`run`] is the vocabulary of a run (request, engine choice, notices, solution, errors);
-//! [`solve`] runs discovery, chooses the engine and drives it. The engines: [`spec`] speculates
+//! [`solve`] runs discovery and then the engines stretch by stretch, as [`track`] (the sparse
+//! space the values show, and the engine that suits it) says. The engines: [`spec`] speculates
 //! candidate values from the rare table (a generic loop, or a game's unrolled loop from
 //! [`games`]), [`verify`] proves them in parallel, [`cpu`] is the speculate-verify loop on the
-//! CPU and [`gpu`] the one on generated CUDA kernels ([`gpu_error`] says why it cannot run).
+//! CPU and [`gpu`] the one on generated CUDA kernels ([`gpu_error`] says why it cannot run);
+//! [`blocks`] computes exact values a block at a time, in parallel, where rare values keep
+//! coming or no sparse space exists.
 //! [`period`] finds and proves periods; [`summary`] and [`report`] condense a run's values;
 //! [`values`] holds them (in a memory-mapped file for long runs) and [`rundir`] keeps them in a
 //! run directory; [`export`] and [`plot`] turn them into files; [`codegen`] prints the generated

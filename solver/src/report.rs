@@ -139,7 +139,7 @@ pub fn summary_json(
         j["searched_to"] = json!(s.n);
     }
     // The statistics at every power of two, as long computations are quoted (rare counts under
-    // the space above).
+    // the space above, whose mask each entry repeats).
     j["powers_of_two"] = s
         .powers
         .iter()
@@ -148,6 +148,7 @@ pub fn summary_json(
                 "n": p.n,
                 "max_value": p.max_value,
                 "max_value_at": p.max_value_at,
+                "mask": p.rare.and(space).map(|s| format!("{:#x}", s.mask)),
                 "rare_count": p.rare.map(|r| r.0),
                 "last_rare": p.rare.map(|r| r.1),
                 "fnv1a64": format!("{:016x}", p.fnv1a64),

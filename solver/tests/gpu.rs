@@ -161,7 +161,7 @@ fn device() -> Gpu {
     Gpu::open().unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// Solves each (code, n) with the CPU's generic engine and with the GPU engine, and asserts that
+/// Solves each (code, n) with the CPU's engines and with the GPU engine, and asserts that
 /// the GPU's values equal the CPU's, value by value (fnv1a64 printed beside); returns how many
 /// were compared (a code the GPU engine refuses, or with no CPU reference, is skipped with a
 /// message).
@@ -169,9 +169,7 @@ fn gpu_equals_cpu(codes: Vec<(Code, usize)>) -> usize {
     let mut compared = 0;
     for (code, n) in codes {
         let started = Instant::now();
-        let mut cpu = Request::new(code.clone(), n);
-        cpu.engine = EngineChoice::Generic;
-        let want = match solve(&cpu, &mut |_| {}) {
+        let want = match solve(&Request::new(code.clone(), n), &mut |_| {}) {
             Ok(want) => want,
             Err(e) => {
                 eprintln!("{code}: no CPU reference: {e}");
