@@ -1,7 +1,7 @@
 //! One run: discovery, then the engines, stretch after stretch, as the values call for them.
 //!
 //! The first heaps are computed exactly and handed to discovery. On the CPU the run then goes
-//! by stretches: between two, [`SpaceTracker`] looks at every value proved so far, keeps the
+//! by stretches: between two, [`SpaceWatch`] looks at every value proved so far, keeps the
 //! sparse space or switches to a clearly better one, and picks the engine that suits it: the
 //! speculate-verify loop ([`crate::cpu`]) while rare heaps are seldom, the block engine
 //! ([`crate::blocks`]) with the classic marking while they keep coming, with exact marking when
@@ -17,7 +17,7 @@ use crate::period::PeriodSearch;
 use crate::run::{
     Engine, EngineChoice, Notice, Request, Solution, SolveError, SpaceChange, Stretch,
 };
-use crate::track::{Fit, SpaceTracker};
+use crate::track::{Fit, SpaceWatch};
 use crate::values::ValueStore;
 use octal_core::codec::value_bits;
 use octal_core::{discover, RareTable, Rules, SparseSpace};
@@ -126,7 +126,7 @@ pub fn solve_watched(
                 rules: &rules,
                 game,
                 space,
-                tracker: SpaceTracker::default(),
+                watch: SpaceWatch::default(),
                 stretches: Vec::new(),
                 changes: Vec::new(),
                 last: Engine::Exact,
@@ -180,7 +180,7 @@ struct OnCpu<'a> {
     rules: &'a Rules,
     game: Option<&'static GameDef>,
     space: Option<SparseSpace>,
-    tracker: SpaceTracker,
+    watch: SpaceWatch,
     stretches: Vec<Stretch>,
     changes: Vec<SpaceChange>,
     /// The engine of the last stretch (also of one that computed nothing).
@@ -207,7 +207,7 @@ impl<'a> OnCpu<'a> {
         let needs_space = matches!(req.engine, EngineChoice::Generic | EngineChoice::Unrolled);
         let mut engine = Current::None;
         loop {
-            self.tracker.feed(g);
+            self.watch.feed(g);
             let sticky = matches!(engine, Current::Speculative(_));
             if self.look(g.len(), sticky, notify) {
                 engine = Current::None;
@@ -215,7 +215,7 @@ impl<'a> OnCpu<'a> {
             let fit = match (req.engine, self.space) {
                 (EngineChoice::Exact, _) => Fit::Exact,
                 (_, Some(s)) if needs_space => Fit::Speculate(s),
-                _ => self.tracker.fit(rules, self.space),
+                _ => self.watch.fit(rules, self.space),
             };
             let from = g.len();
             let (stopped, used) = match fit {
@@ -279,7 +279,7 @@ impl<'a> OnCpu<'a> {
                     Current::Speculative(run) => Some(run.table().clone()),
                     _ => {
                         // The block engines end on the best space of all the values.
-                        self.tracker.feed(g);
+                        self.watch.feed(g);
                         self.look(g.len(), false, notify);
                         None
                     }
@@ -294,7 +294,7 @@ impl<'a> OnCpu<'a> {
             self.req.engine,
             EngineChoice::Generic | EngineChoice::Unrolled
         );
-        let chosen = self.tracker.choose(self.rules, self.space, sticky);
+        let chosen = self.watch.choose(self.rules, self.space, sticky);
         let chosen = if needs_space {
             chosen.or(self.space)
         } else {

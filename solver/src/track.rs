@@ -20,7 +20,7 @@ pub const SPECULATE_ENTRIES: usize = 8192;
 
 /// Histograms of the values so far, all of them and the later half.
 #[derive(Default)]
-pub struct SpaceTracker {
+pub struct SpaceWatch {
     all: Histogram,
     later: Histogram,
     /// The first heap of the later half (heaps `later_from..len` are in `later`).
@@ -39,7 +39,7 @@ pub enum Fit {
     Exact,
 }
 
-impl SpaceTracker {
+impl SpaceWatch {
     /// Counts the values of heaps `self.len..g.len()` (the values before are the ones counted
     /// so far) and moves the later half.
     pub fn feed(&mut self, g: &[u16]) {
