@@ -91,6 +91,13 @@ impl AnySpeculator {
             AnySpeculator::Wide(s) => s.table(),
         }
     }
+
+    fn add_rare(&mut self, g: &[u16], n: usize, v: u16) -> bool {
+        match self {
+            AnySpeculator::Narrow(s) => s.add_rare(g, n, v),
+            AnySpeculator::Wide(s) => s.add_rare(g, n, v),
+        }
+    }
 }
 
 /// How a call of [`Speculative::extend`] ended.
@@ -157,6 +164,11 @@ impl<'a> Speculative<'a> {
     fn rebuild(&mut self, table: RareTable, notify: &mut dyn FnMut(Notice)) {
         let was_unrolled = self.spec.unrolled();
         self.spec = AnySpeculator::new(self.rules, self.space, table, self.bits, self.unrolled);
+        self.said_stale(was_unrolled, notify);
+    }
+
+    /// Says once when the unrolled loop, which served until now, no longer fits the table.
+    fn said_stale(&mut self, was_unrolled: bool, notify: &mut dyn FnMut(Notice)) {
         if was_unrolled && !self.spec.unrolled() && !self.stale {
             self.stale = true;
             notify(Notice::StaleBuildTable);
@@ -209,16 +221,28 @@ impl<'a> Speculative<'a> {
                     g.push(f.value)?;
                     verified = g.len();
                     let rare = self.space.is_rare(f.heap, f.value);
-                    let mut table = self.spec.table().clone();
-                    table.set(f.heap, rare.then_some(f.value));
                     self.bits = self.bits.max(value_bits(f.value));
+                    // A new rare heap past the table joins the loop in place; anything else
+                    // (an entry that was wrong, wider codes) builds a new engine.
+                    let was_unrolled = self.spec.unrolled();
+                    if !(rare && self.spec.add_rare(g, f.heap, f.value)) {
+                        let mut table = self.spec.table().clone();
+                        table.set(f.heap, rare.then_some(f.value));
+                        self.spec = AnySpeculator::new(
+                            self.rules,
+                            self.space,
+                            table,
+                            self.bits,
+                            self.unrolled,
+                        );
+                    }
                     notify(Notice::TableCorrected {
                         heap: f.heap,
                         value: f.value,
                         rare,
-                        table_len: table.len(),
+                        table_len: self.spec.table().len(),
                     });
-                    self.rebuild(table, notify);
+                    self.said_stale(was_unrolled, notify);
                     block = MIN_BLOCK;
                     self.block = block;
                     corrected += 1;

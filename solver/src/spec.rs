@@ -126,6 +126,43 @@ impl<W: Word> Speculator<W> {
         }
     }
 
+    /// Takes a new rare heap `n` with value `v` (sparse at `n`, above every heap the table
+    /// lists, its code within the engine's code space) into the table and the loop, given the
+    /// values `g` of heaps `0..=n`: the entries grow by one per breaking digit, in place, and the
+    /// window is cut back to end at `n`. Returns false, changing nothing, for any other heap
+    /// (the caller then builds a new engine).
+    pub fn add_rare(&mut self, g: &[u16], n: usize, v: u16) -> bool {
+        let code = self.codec.encode(v);
+        if n < 1
+            || n <= self.table.last_heap()
+            || !self.space.is_rare(n, v)
+            || usize::from(code) >= self.codes
+            || g.len() != n + 1
+            || g[n] != v
+        {
+            return false;
+        }
+        self.table.set(n, Some(v));
+        for &i in &self.rules.breaking {
+            let e = ((i + n) as u64) << 16 | u64::from(code);
+            let at = self.entries.partition_point(|&x| x < e);
+            self.entries.insert(at, e);
+        }
+        self.reach = self
+            .reach
+            .max(self.entries.last().map_or(0, |e| (e >> 16) as usize));
+        self.hot_from = 2 * n + self.rules.t + 1;
+        self.unrolled = None;
+        // The window holds codes of heaps window_heap ..; keep those below n, then n's.
+        if n >= self.window_heap + self.reach && n <= self.window_heap + self.window.len() {
+            self.window.truncate(n - self.window_heap);
+            self.window.push(W::from_code(code));
+        } else {
+            self.window.clear();
+        }
+        true
+    }
+
     /// Whether the hot loop is the game's unrolled one.
     pub fn unrolled(&self) -> bool {
         self.unrolled.is_some()
