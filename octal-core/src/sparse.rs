@@ -41,6 +41,14 @@ impl SparseSpace {
         (v & self.mask).count_ones() & 1 == self.rare_parity(n)
     }
 
+    /// The values of the sparse class at heaps of rare parity `parity` (see
+    /// [`SparseSpace::rare_parity`]), in increasing order.
+    pub fn rare_values(&self, parity: u32) -> Vec<u16> {
+        (0..=u16::MAX)
+            .filter(|&v| (v & self.mask).count_ones() & 1 == parity)
+            .collect()
+    }
+
     /// "range" or "domain".
     pub fn kind_name(&self) -> &'static str {
         match self.kind {

@@ -67,16 +67,11 @@ impl<'a> Blocks<'a> {
         let (rare, rare_values) = match marking {
             Marking::Exact => (Vec::new(), [Vec::new(), Vec::new()]),
             Marking::Classic(space) => {
-                let list = |parity: u32| {
-                    (0..=u16::MAX)
-                        .filter(|&v| (v & space.mask).count_ones() & 1 == parity)
-                        .collect()
-                };
                 let rare = (1..g.len())
                     .filter(|&n| space.is_rare(n, g[n]))
                     .map(|n| (n, g[n]))
                     .collect();
-                (rare, [list(0), list(1)])
+                (rare, [space.rare_values(0), space.rare_values(1)])
             }
         };
         Blocks {

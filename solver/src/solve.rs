@@ -204,7 +204,7 @@ impl<'a> OnCpu<'a> {
         proved: &mut dyn FnMut(&[u16]) -> Result<bool, SolveError>,
     ) -> Result<Option<RareTable>, SolveError> {
         let (req, rules) = (self.req, self.rules);
-        let needs_space = matches!(req.engine, EngineChoice::Generic | EngineChoice::Unrolled);
+        let needs_space = self.needs_space();
         let mut engine = Current::None;
         loop {
             self.watch.feed(g);
@@ -288,12 +288,17 @@ impl<'a> OnCpu<'a> {
         }
     }
 
-    /// Takes the space the values so far call for, from heap `heap` on; true if it changed.
-    fn look(&mut self, heap: usize, sticky: bool, notify: &mut dyn FnMut(Notice)) -> bool {
-        let needs_space = matches!(
+    /// Whether the engine asked for is the speculative loop, which needs a space throughout.
+    fn needs_space(&self) -> bool {
+        matches!(
             self.req.engine,
             EngineChoice::Generic | EngineChoice::Unrolled
-        );
+        )
+    }
+
+    /// Takes the space the values so far call for, from heap `heap` on; true if it changed.
+    fn look(&mut self, heap: usize, sticky: bool, notify: &mut dyn FnMut(Notice)) -> bool {
+        let needs_space = self.needs_space();
         let chosen = self.watch.choose(self.rules, self.space, sticky);
         let chosen = if needs_space {
             chosen.or(self.space)

@@ -43,15 +43,10 @@ pub struct Verifier {
 
 impl Verifier {
     pub fn new(rules: &Rules, space: SparseSpace) -> Verifier {
-        let list = |parity: u32| {
-            (0..=u16::MAX)
-                .filter(|&v| (v & space.mask).count_ones() & 1 == parity)
-                .collect()
-        };
         Verifier {
             rules: rules.clone(),
             space,
-            rare_values: [list(0), list(1)],
+            rare_values: [space.rare_values(0), space.rare_values(1)],
         }
     }
 
