@@ -461,6 +461,11 @@ fn period_flags() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
     }
+    // A game whose rare heaps recur with its period is proved as soon as the period shows,
+    // however short the budget (.15: period 10, rare values in every period).
+    let short_budget = solve_json(&[".15", "--check-period", "--max-n", "1024"]);
+    assert_eq!(short_budget["period"]["period"], 10);
+    assert_eq!(short_budget["n"], 24);
     let human = octal(&["solve", ".16", "--check-period"]);
     let text = String::from_utf8_lossy(&human.stdout);
     assert!(text.contains("149459, preperiod 105351 (last exception 105350): proved by the Octal Periodicity Theorem"), "{text}");

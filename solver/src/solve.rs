@@ -84,8 +84,9 @@ pub fn solve_watched(
     drop(discovered);
     // (The GPU's kernels are compiled for the discovery's table.)
     let seed = space.map(|s| seed_table(game.filter(|_| !on_gpu), s, &g));
-    let window = seed.as_ref().map_or(0, |t| t.last_heap() + rules.t + 1);
-    let mut search = PeriodSearch::new(rules.t, window.max(SEARCH_WINDOW));
+    // A short window: a repeat only proposes a period, the theorem proves it, so a game whose
+    // rare heaps recur with its period is found as soon as one shows.
+    let mut search = PeriodSearch::new(rules.t, SEARCH_WINDOW.max(rules.t + 1));
     // Shows proved values to the watcher and the search; true when the run may stop.
     let mut proved = |g: &[u16]| -> Result<bool, SolveError> {
         if req.verify {
@@ -330,5 +331,5 @@ impl<'a> OnCpu<'a> {
     }
 }
 
-/// The least window the period search hashes (for games whose values depend on all heaps).
+/// The window the period search hashes.
 const SEARCH_WINDOW: usize = 64;
