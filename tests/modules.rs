@@ -14,6 +14,7 @@ const ROOTS: &[&str] = &[
     "octal-macros/src",
     "kernels-gen/src",
     "solver/src",
+    "survey/src",
     "solver/src/bin/octal",
 ];
 

@@ -55,6 +55,62 @@ pub enum Command {
     Export(ExportArgs),
     /// Draw the values of a run directory: a histogram of the values, or G(n) against n.
     Plot(PlotArgs),
+    /// Classify every octal code of up to D digits: classes of proved equal values, periods,
+    /// open games with their statistics (also resumes or extends a survey directory).
+    Survey(SurveyArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct SurveyArgs {
+    #[command(subcommand)]
+    pub command: Option<SurveyCommand>,
+    /// A survey directory to resume, or to extend to a larger --max-n.
+    pub dir: Option<PathBuf>,
+    /// Survey the codes of up to D digits after the point.
+    #[arg(long, value_name = "D")]
+    pub digits: Option<usize>,
+    /// The heap budget of every game (default 2^18): a game without a proved period by then is
+    /// open.
+    #[arg(long, value_name = "N")]
+    pub max_n: Option<String>,
+    /// The survey directory (default survey-D).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Print this table on standard output: md, csv or json (all are written to the directory).
+    #[arg(long)]
+    pub format: Option<String>,
+    /// Compute on the GPU (games without a sparse space on the CPU).
+    #[arg(long)]
+    pub gpu: bool,
+    /// Take part K of N of the games (K from 0 to N-1).
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Worker threads (default: one a core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SurveyCommand {
+    /// Combine the directories of a sharded survey into the tables of the whole.
+    Merge(MergeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The shard directories, all of one survey.
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// The directory of the whole survey (new or empty).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Print this table on standard output: md, csv or json.
+    #[arg(long)]
+    pub format: Option<String>,
 }
 
 #[derive(Debug, Args)]

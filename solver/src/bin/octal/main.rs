@@ -5,6 +5,7 @@
 mod bench;
 mod cli;
 mod commands;
+mod survey;
 
 use anyhow::Result;
 use clap::Parser;
@@ -53,7 +54,11 @@ fn exit_status(e: &anyhow::Error) -> i32 {
     let bad_codegen = e
         .downcast_ref::<CodegenError>()
         .is_some_and(CodegenError::is_bad_request);
+    let bad_survey = e
+        .downcast_ref::<octal_survey::store::StoreError>()
+        .is_some_and(octal_survey::store::StoreError::is_bad_input);
     if e.downcast_ref::<InputError>().is_some()
+        || bad_survey
         || bad_codegen
         || matches!(
             rundir,
@@ -90,5 +95,9 @@ fn run(cli: Cli) -> Result<()> {
         Command::Status(args) => commands::status(&args),
         Command::Export(args) => commands::export(&args),
         Command::Plot(args) => commands::plot(&args),
+        Command::Survey(args) => match &args.command {
+            Some(cli::SurveyCommand::Merge(m)) => survey::merge(m),
+            None => survey::run(&args),
+        },
     }
 }
