@@ -344,6 +344,33 @@ fn three_shards_merged_equal_the_whole_survey() {
     ok(&args);
     same_tables(&whole, &merged);
 
+    // A smaller survey extended to the budget: its open games computed again, the same tables.
+    let small = tmp("two-small");
+    ok(&[
+        "survey",
+        "--digits",
+        "2",
+        "--max-n",
+        "2048",
+        "--quiet",
+        "--out",
+        small.to_str().unwrap(),
+    ]);
+    ok(&[
+        "survey",
+        small.to_str().unwrap(),
+        "--max-n",
+        &budget,
+        "--quiet",
+    ]);
+    same_tables(&whole, &small);
+    let out = octal(&["survey", small.to_str().unwrap(), "--max-n", "2048"]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a smaller budget than the survey's is refused"
+    );
+
     // Merging what is not one whole survey: one line, exit 2.
     let refuse = |dirs: &[&Path], why: &str| {
         let out_dir = tmp("two-refused");

@@ -254,7 +254,8 @@ fn class_json(c: &Class) -> Value {
         "status": if r.period.is_some() { "periodic" } else { "open" },
         "members": c.members,
         "n": r.n,
-        "max_n": r.max_n,
+        // The budget that stopped an open class (a periodic one stands at any budget).
+        "max_n": if r.period.is_some() { Value::Null } else { json!(r.max_n) },
         "stopped_by": if r.period.is_some() { Value::Null } else { json!("max-n") },
         "period": r.period.map(|p| json!({
             "period": p.period,
@@ -330,7 +331,7 @@ pub fn csv(c: &Classes) -> String {
             if r.period.is_some() { "periodic" } else { "open" },
             members.join(" "),
             r.n,
-            r.max_n,
+            if r.period.is_some() { String::new() } else { r.max_n.to_string() },
             r.max_value,
             r.max_value_at,
             r.p_positions,
