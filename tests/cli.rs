@@ -498,6 +498,13 @@ fn gpu_without_a_gpu_is_one_line_and_status_1() {
         assert!(out.stdout.is_empty(), "{args:?}");
         assert_eq!(err, why, "{args:?}");
     }
+    // A survey on the GPU fails the same way, naming the game it was on.
+    let dir = tmp("survey-no-gpu");
+    let out = no_gpu(&["survey", "--digits", "1", "--gpu", "--out", dir.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.ends_with(why.trim_start_matches("octal: ")), "{err}");
 }
 
 /// `bench` below discovery's 2^15 heaps discovers the space on those heaps, as `solve` does (it
