@@ -1,16 +1,12 @@
 //! End-to-end tests of the `octal` binary against published results (tests/data, copied from
 //! OEIS, Flammenkamp and tczajka) and against itself (engines, output contract, bad input).
 
-use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn octal(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_octal"))
-        .args(args)
-        .output()
-        .expect("the octal binary runs")
-}
+use common::{data, octal, tmp};
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output};
 
 /// Runs `octal solve ... --json` and returns the JSON object (asserting success).
 fn solve_json(args: &[&str]) -> Value {
@@ -24,25 +20,6 @@ fn solve_json(args: &[&str]) -> Value {
         String::from_utf8_lossy(&out.stderr)
     );
     serde_json::from_slice(&out.stdout).expect("stdout is one JSON object")
-}
-
-fn data(name: &str) -> Vec<Vec<String>> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/data")
-        .join(name);
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-        .skip(1) // the header
-        .map(|l| l.split('\t').map(str::to_string).collect())
-        .collect()
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("octal-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
 }
 
 /// Values from a b-file written by `--values`.
@@ -500,7 +477,14 @@ fn gpu_without_a_gpu_is_one_line_and_status_1() {
     }
     // A survey on the GPU fails the same way, naming the game it was on.
     let dir = tmp("survey-no-gpu");
-    let out = no_gpu(&["survey", "--digits", "1", "--gpu", "--out", dir.to_str().unwrap()]);
+    let out = no_gpu(&[
+        "survey",
+        "--digits",
+        "1",
+        "--gpu",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");

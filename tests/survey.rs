@@ -2,18 +2,14 @@
 //! tczajka's published tables (TrivialGames, SolvedGames, GameLookup, his errata), the published
 //! periods of tests/data, and against itself (sharded and merged, killed and resumed, bad input).
 
+mod common;
+
+use common::{data, octal, tmp};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
-
-fn octal(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_octal"))
-        .args(args)
-        .output()
-        .expect("the octal binary runs")
-}
 
 fn ok(args: &[&str]) -> Output {
     let out = octal(args);
@@ -25,25 +21,20 @@ fn ok(args: &[&str]) -> Output {
     out
 }
 
-fn data(name: &str) -> Vec<Vec<String>> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/data")
-        .join(name);
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-        .skip(1)
-        .map(|l| l.split('\t').map(str::to_string).collect())
-        .collect()
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("octal-survey-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+/// `name` in the scratch folder, empty.
+fn fresh(name: &str) -> PathBuf {
+    let path = tmp(name);
     let _ = std::fs::remove_dir_all(&path);
     path
+}
+
+/// Asserts that `args` are refused as bad input: status 2, one line.
+fn refused(args: &[&str], why: &str) {
+    let out = octal(args);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(2), "{why}: {err}");
+    assert_eq!(err.trim().lines().count(), 1, "{why}: {err}");
+    assert!(err.starts_with("octal: "), "{why}: {err}");
 }
 
 /// The budget of the tests' three-digit survey: every period that shows within 1000 heaps, and
@@ -54,7 +45,7 @@ const BUDGET: usize = 1 << 14;
 fn survey() -> &'static Survey {
     static SURVEY: OnceLock<Survey> = OnceLock::new();
     SURVEY.get_or_init(|| {
-        let dir = tmp("three");
+        let dir = fresh("three");
         let budget = BUDGET.to_string();
         ok(&[
             "survey",
@@ -323,21 +314,22 @@ fn same_tables(a: &Path, b: &Path) {
 
 #[test]
 fn three_shards_merged_equal_the_whole_survey() {
-    let whole = tmp("two-whole");
+    let whole = fresh("two-whole");
     let budget = BUDGET.to_string();
-    let s = |dir: &Path, extra: &[&str]| {
-        let mut args = vec!["survey", "--digits", "2", "--max-n", &budget, "--quiet"];
+    // The two-digit survey to `budget` in `dir`.
+    let two = |dir: &Path, budget: &str, extra: &[&str]| {
+        let mut args = vec!["survey", "--digits", "2", "--max-n", budget, "--quiet"];
         args.extend_from_slice(&["--out", dir.to_str().unwrap()]);
         args.extend_from_slice(extra);
         ok(&args);
     };
-    s(&whole, &[]);
-    let shards: Vec<PathBuf> = (0..3).map(|k| tmp(&format!("two-shard-{k}"))).collect();
+    two(&whole, &budget, &[]);
+    let shards: Vec<PathBuf> = (0..3).map(|k| fresh(&format!("two-shard-{k}"))).collect();
     for (k, dir) in shards.iter().enumerate() {
-        s(dir, &["--shard", &format!("{k}/3")]);
+        two(dir, &budget, &["--shard", &format!("{k}/3")]);
         assert!(!dir.join("survey.md").exists(), "a shard writes no tables");
     }
-    let merged = tmp("two-merged");
+    let merged = fresh("two-merged");
     let mut args = vec!["survey", "merge"];
     args.extend(shards.iter().map(|d| d.to_str().unwrap()));
     args.extend(["--out", merged.to_str().unwrap()]);
@@ -345,17 +337,8 @@ fn three_shards_merged_equal_the_whole_survey() {
     same_tables(&whole, &merged);
 
     // A smaller survey extended to the budget: its open games computed again, the same tables.
-    let small = tmp("two-small");
-    ok(&[
-        "survey",
-        "--digits",
-        "2",
-        "--max-n",
-        "2048",
-        "--quiet",
-        "--out",
-        small.to_str().unwrap(),
-    ]);
+    let small = fresh("two-small");
+    two(&small, "2048", &[]);
     ok(&[
         "survey",
         small.to_str().unwrap(),
@@ -364,39 +347,23 @@ fn three_shards_merged_equal_the_whole_survey() {
         "--quiet",
     ]);
     same_tables(&whole, &small);
-    let out = octal(&["survey", small.to_str().unwrap(), "--max-n", "2048"]);
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "a smaller budget than the survey's is refused"
+    refused(
+        &["survey", small.to_str().unwrap(), "--max-n", "2048"],
+        "a smaller budget than the survey's",
     );
 
     // Merging what is not one whole survey: one line, exit 2.
     let refuse = |dirs: &[&Path], why: &str| {
-        let out_dir = tmp("two-refused");
+        let out_dir = fresh("two-refused");
         let mut args = vec!["survey", "merge"];
         args.extend(dirs.iter().map(|d| d.to_str().unwrap()));
         args.extend(["--out", out_dir.to_str().unwrap()]);
-        let out = octal(&args);
-        let err = String::from_utf8_lossy(&out.stderr).to_string();
-        assert_eq!(out.status.code(), Some(2), "{why}: {err}");
-        assert_eq!(err.trim().lines().count(), 1, "{why}: {err}");
+        refused(&args, why);
     };
     refuse(&[&shards[0], &shards[1]], "a missing shard");
     refuse(&[&shards[0], &shards[0], &shards[2]], "a shard twice");
-    let other = tmp("two-other-budget");
-    ok(&[
-        "survey",
-        "--digits",
-        "2",
-        "--max-n",
-        "2048",
-        "--shard",
-        "1/3",
-        "--quiet",
-        "--out",
-        other.to_str().unwrap(),
-    ]);
+    let other = fresh("two-other-budget");
+    two(&other, "2048", &["--shard", "1/3"]);
     refuse(&[&shards[0], &other, &shards[2]], "another budget");
     let first = std::fs::read_dir(shards[2].join("games"))
         .unwrap()
@@ -411,7 +378,7 @@ fn three_shards_merged_equal_the_whole_survey() {
 #[test]
 fn a_survey_killed_twice_and_resumed_equals_an_uninterrupted_one() {
     let whole = survey();
-    let dir = tmp("three-killed");
+    let dir = fresh("three-killed");
     let budget = BUDGET.to_string();
     let args = [
         "survey",
@@ -445,7 +412,7 @@ fn a_survey_killed_twice_and_resumed_equals_an_uninterrupted_one() {
 
 #[test]
 fn bad_survey_input_is_one_line_and_exit_2() {
-    let file = tmp("a-file");
+    let file = fresh("a-file");
     std::fs::write(&file, "x").unwrap();
     let under_file = file.join("survey");
     let cases: [(&[&str], &str); 5] = [
@@ -471,10 +438,6 @@ fn bad_survey_input_is_one_line_and_exit_2() {
         (&["survey"], "neither digits nor a directory"),
     ];
     for (args, why) in cases {
-        let out = octal(args);
-        let err = String::from_utf8_lossy(&out.stderr).to_string();
-        assert_eq!(out.status.code(), Some(2), "{why}: {err}");
-        assert_eq!(err.trim().lines().count(), 1, "{why}: {err}");
-        assert!(err.starts_with("octal: "), "{why}: {err}");
+        refused(args, why);
     }
 }
