@@ -314,47 +314,30 @@ fn same_tables(a: &Path, b: &Path) {
 
 #[test]
 fn three_shards_merged_equal_the_whole_survey() {
-    let whole = fresh("two-whole");
+    let whole = survey();
     let budget = BUDGET.to_string();
-    // The two-digit survey to `budget` in `dir`.
-    let two = |dir: &Path, budget: &str, extra: &[&str]| {
-        let mut args = vec!["survey", "--digits", "2", "--max-n", budget, "--quiet"];
+    // A survey of `digits` digits to `budget` in `dir`.
+    let run = |digits: &str, dir: &Path, budget: &str, extra: &[&str]| {
+        let mut args = vec!["survey", "--digits", digits, "--max-n", budget, "--quiet"];
         args.extend_from_slice(&["--out", dir.to_str().unwrap()]);
         args.extend_from_slice(extra);
         ok(&args);
     };
-    two(&whole, &budget, &[]);
-    let shards: Vec<PathBuf> = (0..3).map(|k| fresh(&format!("two-shard-{k}"))).collect();
+    let shards: Vec<PathBuf> = (0..3).map(|k| fresh(&format!("three-shard-{k}"))).collect();
     for (k, dir) in shards.iter().enumerate() {
-        two(dir, &budget, &["--shard", &format!("{k}/3")]);
+        run("3", dir, &budget, &["--shard", &format!("{k}/3")]);
         assert!(!dir.join("survey.md").exists(), "a shard writes no tables");
     }
-    let merged = fresh("two-merged");
+    let merged = fresh("three-merged");
     let mut args = vec!["survey", "merge"];
     args.extend(shards.iter().map(|d| d.to_str().unwrap()));
     args.extend(["--out", merged.to_str().unwrap()]);
     ok(&args);
-    same_tables(&whole, &merged);
-
-    // A smaller survey extended to the budget: its open games computed again, the same tables.
-    let small = fresh("two-small");
-    two(&small, "2048", &[]);
-    ok(&[
-        "survey",
-        small.to_str().unwrap(),
-        "--max-n",
-        &budget,
-        "--quiet",
-    ]);
-    same_tables(&whole, &small);
-    refused(
-        &["survey", small.to_str().unwrap(), "--max-n", "2048"],
-        "a smaller budget than the survey's",
-    );
+    same_tables(&whole.dir, &merged);
 
     // Merging what is not one whole survey: one line, exit 2.
     let refuse = |dirs: &[&Path], why: &str| {
-        let out_dir = fresh("two-refused");
+        let out_dir = fresh("three-refused");
         let mut args = vec!["survey", "merge"];
         args.extend(dirs.iter().map(|d| d.to_str().unwrap()));
         args.extend(["--out", out_dir.to_str().unwrap()]);
@@ -362,9 +345,9 @@ fn three_shards_merged_equal_the_whole_survey() {
     };
     refuse(&[&shards[0], &shards[1]], "a missing shard");
     refuse(&[&shards[0], &shards[0], &shards[2]], "a shard twice");
-    let other = fresh("two-other-budget");
-    two(&other, "2048", &["--shard", "1/3"]);
-    refuse(&[&shards[0], &other, &shards[2]], "another budget");
+    let other = fresh("two-digits-shard");
+    run("2", &other, &budget, &["--shard", "1/3"]);
+    refuse(&[&shards[0], &other, &shards[2]], "another survey");
     let first = std::fs::read_dir(shards[2].join("games"))
         .unwrap()
         .next()
@@ -373,6 +356,24 @@ fn three_shards_merged_equal_the_whole_survey() {
         .path();
     std::fs::remove_file(first).unwrap();
     refuse(&[&shards[0], &shards[1], &shards[2]], "an incomplete shard");
+
+    // A smaller survey extended to the budget (its open games computed again) equals one run at
+    // the budget; a smaller budget than a survey's is refused.
+    let (direct, small) = (fresh("two-direct"), fresh("two-small"));
+    run("2", &direct, &budget, &[]);
+    run("2", &small, "2048", &[]);
+    ok(&[
+        "survey",
+        small.to_str().unwrap(),
+        "--max-n",
+        &budget,
+        "--quiet",
+    ]);
+    same_tables(&direct, &small);
+    refused(
+        &["survey", small.to_str().unwrap(), "--max-n", "2048"],
+        "a smaller budget than the survey's",
+    );
 }
 
 #[test]
