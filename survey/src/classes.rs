@@ -67,8 +67,8 @@ pub enum Proof {
     Period,
 }
 
-/// A code of a class: `G_code(n) = G_rep(n - shift)` (and 0 where `n - shift < 0`... for the
-/// leading zeros the shift accounts for).
+/// A code of a class: `G_code(n) = G_rep(n - shift)` for every heap `n`, taking `G_rep` of a
+/// negative heap as 0.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Member {
     pub code: String,
@@ -292,7 +292,7 @@ pub fn classify(
             a: a.clone(),
             b: b.clone(),
             shift: b_off - a_off,
-            agree_to: if len == usize::MAX { len } else { heap(len) },
+            agree_to: heap(len),
             first_difference: diff.map(heap),
         };
         match agreements.get(&(a.clone(), b.clone())) {
