@@ -255,11 +255,42 @@ impl<W: Word> Speculator<W> {
             self.window_heap = start;
         }
         let mask = self.seen.len() - 1;
+        // While every code the loop reads is below 64 (small values, the generic loop), a heap's
+        // marks fit one register: no stamps, and the mex is one count of trailing ones.
+        let mut small = self.unrolled.is_none()
+            && self.entries.iter().all(|&e| (e & 0xffff) < 64)
+            && self.window[self.window.len() - self.reach..]
+                .iter()
+                .all(|w| w.index() < 64);
         for n in from..base + out.len() {
             if self.window.len() >= self.reach + WINDOW_SLACK {
                 let drop = self.window.len() - self.reach;
                 self.window.drain(..drop);
                 self.window_heap += drop;
+            }
+            if small {
+                let pos = n - self.window_heap;
+                assert!(pos >= self.reach && pos <= self.window.len());
+                let mut marks = 0u64;
+                // SAFETY: as below; every code read is below 64 (checked above, and kept by
+                // leaving this path at the first code that is not), so each shift is too.
+                unsafe {
+                    let at = self.window.as_ptr().add(pos);
+                    for &e in &self.entries {
+                        let x = *at.sub((e >> 16) as usize) ^ W::from_code(e as u16);
+                        marks |= 1u64 << x.index();
+                    }
+                    for &off in &self.singles {
+                        marks |= 1u64 << (*at.sub(off)).index();
+                    }
+                }
+                let c = (!marks).trailing_zeros() as usize;
+                if c < 64 && c < self.codes {
+                    self.window.push(W::from_code(c as u16));
+                    out[n - base] = self.codec.decode(n, c as u16, false);
+                    continue;
+                }
+                small = false;
             }
             self.stamp = self.stamp.wrapping_add(1);
             if self.stamp == 0 {
