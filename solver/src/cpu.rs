@@ -9,14 +9,14 @@ use crate::games::UnrolledLoop;
 use crate::run::{Notice, SolveError};
 use crate::spec::{CodeOverflow, Speculator};
 use crate::values::ValueStore;
-use crate::verify::{Refuted, Verifier};
+use crate::verify::{Prove, Refuted, Verifier};
 use octal_core::codec::value_bits;
 use octal_core::exact::ValueOverflow;
 use octal_core::{RareTable, Rules, SparseSpace};
 
-/// Blocks start small after a correction (little is wasted if another follows) and double.
+/// Blocks start small after a correction (little is wasted if another follows) and double, up
+/// to what the prover takes.
 const MIN_BLOCK: usize = 1 << 6;
-const MAX_BLOCK: usize = 1 << 17;
 
 /// Extends `g` (proved values) to `n` heaps with the speculative engine, seeded with `table` and
 /// codes for values below 2^bits, and the verifier (unless `verify` is off); with `unrolled`, an
@@ -118,7 +118,7 @@ pub struct Speculative<'a> {
     space: SparseSpace,
     bits: u32,
     spec: AnySpeculator,
-    verifier: Verifier,
+    prover: Box<dyn Prove + 'a>,
     unrolled: Option<&'static UnrolledLoop>,
     /// The unrolled loop was dropped because its table turned out incomplete.
     stale: bool,
@@ -137,13 +137,26 @@ impl<'a> Speculative<'a> {
         bits: u32,
         unrolled: Option<&'static UnrolledLoop>,
     ) -> Self {
+        let prover = Box::new(Verifier::new(rules, space));
+        Self::with_prover(rules, space, table, bits, unrolled, prover)
+    }
+
+    /// The loop with its candidates proved by `prover`.
+    pub fn with_prover(
+        rules: &'a Rules,
+        space: SparseSpace,
+        table: RareTable,
+        bits: u32,
+        unrolled: Option<&'static UnrolledLoop>,
+        prover: Box<dyn Prove + 'a>,
+    ) -> Self {
         let bits = bits.max(value_bits(0));
         Speculative {
             rules,
             space,
             bits,
             spec: AnySpeculator::new(rules, space, table, bits, unrolled),
-            verifier: Verifier::new(rules, space),
+            prover,
             unrolled,
             stale: false,
             block: MIN_BLOCK,
@@ -198,19 +211,28 @@ impl<'a> Speculative<'a> {
             let spec_from = g.len();
             g.resize((spec_from + block).min(n), 0)?;
             let (head, tail) = g.split_at_mut(spec_from);
-            let (verifier, spec) = (&self.verifier, &mut self.spec);
-            let (checked, speculated) = if verify {
-                rayon::join(
-                    || verifier.verify(head, verified..spec_from),
-                    || spec.speculate(head, tail),
-                )
+            let (prover, spec) = (&mut self.prover, &mut self.spec);
+            let mut speculated = Ok(());
+            // The block before is proved, and shown to `stop`, while this one is speculated.
+            let (checked, stopped) = if verify {
+                let head: &[u16] = head;
+                rayon::in_place_scope(|s| {
+                    s.spawn(|_| speculated = spec.speculate(head, tail));
+                    let checked = prover.prove(head, verified..spec_from);
+                    let stopped = match &checked {
+                        Ok(Ok(())) => stop(head),
+                        _ => Ok(false),
+                    };
+                    (checked, stopped)
+                })
             } else {
-                (Ok(()), spec.speculate(head, tail))
+                speculated = spec.speculate(head, tail);
+                (Ok(Ok(())), Ok(false))
             };
-            match checked {
+            match checked? {
                 Ok(()) => {
                     verified = spec_from;
-                    if verify && stop(&g[..verified])? {
+                    if stopped? {
                         g.truncate(verified);
                         return Ok(Ended::Stopped);
                     }
@@ -265,7 +287,7 @@ impl<'a> Speculative<'a> {
             if !verify {
                 verified = g.len();
             }
-            block = (block * 2).min(MAX_BLOCK);
+            block = (block * 2).min(self.prover.max_block());
             self.block = block;
         }
         Ok(Ended::Reached)

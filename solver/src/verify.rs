@@ -8,6 +8,7 @@
 //! checked independently given the values before them, so a range splits across threads; the
 //! first failing heap, with its true value, is what a range reports.
 
+use crate::run::SolveError;
 use octal_core::exact::{self, Marks, ValueOverflow};
 use octal_core::{Rules, SparseSpace};
 use rayon::prelude::*;
@@ -31,6 +32,29 @@ pub struct Failure {
 pub enum Refuted {
     Wrong(Failure),
     Overflow(ValueOverflow),
+}
+
+/// Proves the candidates of a range of heaps given the proved values before them: the CPU
+/// verifier, or the GPU's `verify` kernel fed by the CPU's speculation.
+pub trait Prove: Send {
+    /// `Ok(Err(..))`: the first candidate that fails; `Err`: the prover itself failed.
+    fn prove(&mut self, g: &[u16], range: Range<usize>) -> Result<Result<(), Refuted>, SolveError>;
+
+    /// The most heaps a block should have.
+    fn max_block(&self) -> usize;
+}
+
+/// Heaps of the CPU verifier's largest block.
+const CPU_BLOCK: usize = 1 << 17;
+
+impl Prove for Verifier {
+    fn prove(&mut self, g: &[u16], range: Range<usize>) -> Result<Result<(), Refuted>, SolveError> {
+        Ok(self.verify(g, range))
+    }
+
+    fn max_block(&self) -> usize {
+        CPU_BLOCK
+    }
 }
 
 /// Verifies candidates for one game and sparse space.
