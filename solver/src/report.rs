@@ -251,6 +251,15 @@ pub fn gpu_timings_line(t: &GpuTimings, verified: bool) -> String {
     } else {
         "none verified (--speculate-only)".to_string()
     };
+    if t.host_chain {
+        return format!(
+            "gpu: the CPU speculated {} heaps in {:.3} s ({:.0}/s), {verification}; {} kernel modules compiled",
+            t.speculated,
+            t.speculate.as_secs_f64(),
+            t.speculated_per_second(),
+            t.compiled,
+        );
+    }
     format!(
         "gpu: speculated {} heaps in {:.3} s of device time ({:.0}/s, {} rounds, {:.1} heaps a round), {verification}; the host waited {:.3} s for the device; {} kernel modules compiled, {} heaps on the CPU while the table settled",
         t.speculated,

@@ -199,6 +199,9 @@ pub struct GpuTimings {
     pub compiled: usize,
     /// Heaps the CPU engine computed while a correction-prone table settled.
     pub on_cpu: usize,
+    /// The CPU speculated and the device verified (small tables): `speculate` is then the
+    /// host's time.
+    pub host_chain: bool,
 }
 
 impl GpuTimings {

@@ -164,9 +164,9 @@ fn device() -> Gpu {
 /// Solves each (code, n) with the CPU's engines and with the GPU engine, and asserts that
 /// the GPU's values equal the CPU's, value by value (fnv1a64 printed beside); returns how many
 /// were compared (a code the GPU engine refuses, or with no CPU reference, is skipped with a
-/// message).
-fn gpu_equals_cpu(codes: Vec<(Code, usize)>) -> usize {
-    let mut compared = 0;
+/// message), and how many of those the CPU speculated for the device (small tables).
+fn gpu_equals_cpu(codes: Vec<(Code, usize)>) -> (usize, usize) {
+    let (mut compared, mut host_chain) = (0, 0);
     for (code, n) in codes {
         let started = Instant::now();
         let want = match solve(&Request::new(code.clone(), n), &mut |_| {}) {
@@ -191,18 +191,20 @@ fn gpu_equals_cpu(codes: Vec<(Code, usize)>) -> usize {
                     t.compiled
                 );
                 compared += 1;
+                host_chain += usize::from(t.host_chain);
                 eprintln!(
-                    "{code} to {n}: equal, fnv1a64 {:016x} (CPU {cpu_secs:.1} s, GPU {:.1} s, {} modules, {} heaps on the CPU)",
+                    "{code} to {n}: equal, fnv1a64 {:016x} (CPU {cpu_secs:.1} s, GPU {:.1} s, {} modules, {} heaps on the CPU, speculated on the {})",
                     fnv1a64_values(&got.values),
                     started.elapsed().as_secs_f64(),
                     t.compiled,
-                    t.on_cpu
+                    t.on_cpu,
+                    if t.host_chain { "host" } else { "device" }
                 );
             }
             Err(e) => eprintln!("{code}: GPU engine refused: {e}"),
         }
     }
-    compared
+    (compared, host_chain)
 }
 
 #[test]
@@ -227,8 +229,12 @@ fn gpu_values_equal_the_cpu_engine() {
         .filter(|c| !slow.contains(&c.to_string().as_str()) && first_values(c).is_some())
         .map(|c| (c, 1 << 18))
         .collect();
-    let compared = gpu_equals_cpu(codes);
+    let (compared, host_chain) = gpu_equals_cpu(codes);
     assert!(compared >= 10, "only {compared} games compared");
+    assert!(
+        host_chain >= 1 && host_chain < compared,
+        "{host_chain} of {compared} games speculated on the host: both chains must be tested"
+    );
 }
 
 /// The largest sizes: every game of `games/` with a sparse space to 10^6 heaps and
@@ -244,7 +250,11 @@ fn gpu_games_and_officers_to_2_26_equal_the_cpu_engine() {
         .collect();
     let sparse = codes.len();
     codes.push((".6".parse().unwrap(), 1 << 26));
-    assert_eq!(gpu_equals_cpu(codes), sparse + 1, "a game was not compared");
+    assert_eq!(
+        gpu_equals_cpu(codes).0,
+        sparse + 1,
+        "a game was not compared"
+    );
 }
 
 /// `--speculate-only` on the device: the candidates (Officers' table is complete, so they are the

@@ -12,19 +12,26 @@
 //! CPU engine computes a stretch of heaps before the device resumes with kernels for the table it
 //! then has (corrections come in bursts, and each table costs a compilation); a mex beyond the
 //! code space ends it with wider codes ([`Notice::Widened`]). Only proved values reach `g`.
+//!
+//! Small tables ([`Chain::Host`]): a round of `spec` advances few heaps when options reach few
+//! heaps back, so the CPU's speculative loop ([`Speculative`]) makes the candidates, one block
+//! while the device's `verify` proves the block before ([`DeviceProver`]); a new rare value joins
+//! the loop on the host, and the kernels (whose `verify` reads no table) stay.
 
 use super::device::Gpu;
 use super::launch::{Buffers, Kernels, Resident, Timed, SLOTS};
-use crate::cpu;
+use crate::cpu::{self, Speculative};
 use crate::gpu_error::GpuError;
 use crate::run::{GpuTimings, Notice, SolveError};
 use crate::values::ValueStore;
-use crate::verify::{Refuted, Verifier};
+use crate::verify::{Prove, Refuted, Verifier};
 use octal_core::codec::{value_bits, Codec};
 use octal_core::exact;
-use octal_core::{Code, RareTable, SparseSpace};
+use octal_core::{Code, RareTable, Rules, SparseSpace};
 use std::collections::VecDeque;
-use std::time::Instant;
+use std::ops::Range;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Heaps of the `spec` kernel's window: the fastest of 512 .. 8192 on Officers on the H200
 /// (kernels-gen settles a heap's options during the grid barrier's wait; bench/README.md).
@@ -75,10 +82,39 @@ enum Ended {
     Widen,
 }
 
+/// Entries of the speculative loop (rare heaps times breaking digits) up to which the CPU
+/// speculates and the device verifies ([`Chain::Host`]). On one H100 with its host's cores:
+/// `.104` (20 entries) and `.1777` (48) prove their periods 2.9x and 2.7x faster so, `.1077`
+/// (74) 1.2x slower (`bench/gpu-chain.sh`).
+pub const HOST_CHAIN_ENTRIES: usize = 64;
+
+/// Where the speculation runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Chain {
+    /// The `spec` kernel, rounds over a window on the device.
+    Device,
+    /// The CPU's speculative loop, its blocks proved by the device's `verify` kernel: for small
+    /// tables, whose options reach few heaps back, so that a device round advances few heaps.
+    Host,
+}
+
+impl Chain {
+    /// The chain for a game and table: [`Chain::Host`] up to [`HOST_CHAIN_ENTRIES`] entries,
+    /// or what the environment variable `OCTAL_GPU_CHAIN` (`host` or `device`) says.
+    pub fn for_table(rules: &Rules, table: &RareTable) -> Chain {
+        match std::env::var("OCTAL_GPU_CHAIN").as_deref() {
+            Ok("host") => Chain::Host,
+            Ok("device") => Chain::Device,
+            _ if table.len() * rules.breaking.len() <= HOST_CHAIN_ENTRIES => Chain::Host,
+            _ => Chain::Device,
+        }
+    }
+}
+
 /// Extends `g` (proved values) to `n` heaps on the GPU, seeded with `table` and codes for values
-/// below 2^bits; like [`cpu::extend`] in every other respect. The device keeps the
-/// heaps [`resident`] says, or `keep` (tests: a small ring wraps often). Returns the table the
-/// engine ended with.
+/// below 2^bits; like [`cpu::extend`] in every other respect. The speculation runs where
+/// [`Chain::for_table`] says. The device keeps the heaps [`resident`] says, or `keep` (tests: a
+/// small ring wraps often). Returns the table the engine ended with.
 #[allow(clippy::too_many_arguments)]
 pub fn extend(
     gpu: &mut Gpu,
@@ -95,6 +131,11 @@ pub fn extend(
     timings: &mut GpuTimings,
 ) -> Result<RareTable, SolveError> {
     let rules = code.rules();
+    if verify && Chain::for_table(&rules, &table) == Chain::Host {
+        return extend_host_chain(
+            gpu, keep, code, space, table, bits, g, n, notify, stop, timings,
+        );
+    }
     let verifier = Verifier::new(&rules, space);
     // Heaps the CPU engine computes before the device takes over again (after a correction).
     let mut on_cpu = 0;
@@ -168,6 +209,178 @@ pub fn extend(
 /// Value bits of the largest value in `g` (as on the CPU).
 fn bits_of(g: &[u16]) -> u32 {
     value_bits(g.iter().copied().max().unwrap_or(0))
+}
+
+/// [`extend`] with the CPU's speculative loop ([`Chain::Host`]): a new rare value joins the
+/// loop's table on the host, and the device's kernels, whose `verify` reads no table, stay.
+#[allow(clippy::too_many_arguments)]
+fn extend_host_chain(
+    gpu: &mut Gpu,
+    keep: Option<Resident>,
+    code: &Code,
+    space: SparseSpace,
+    table: RareTable,
+    bits: u32,
+    g: &mut ValueStore,
+    n: usize,
+    notify: &mut dyn FnMut(Notice),
+    stop: &mut dyn FnMut(&[u16]) -> Result<bool, SolveError>,
+    timings: &mut GpuTimings,
+) -> Result<RareTable, SolveError> {
+    let rules = code.rules();
+    let start = (g.len(), Instant::now());
+    let device_time = Arc::new(std::sync::Mutex::new(Duration::ZERO));
+    let prover = DeviceProver::new(gpu, keep, code, space, &table, bits, g, device_time.clone())?;
+    timings.compiled += usize::from(prover.compiled);
+    let mut run = Speculative::with_prover(&rules, space, table, bits, None, Box::new(prover));
+    run.extend(g, n, true, notify, stop, usize::MAX)?;
+    let heaps = g.len() - start.0;
+    timings.host_chain = true;
+    timings.speculated += heaps;
+    timings.speculate += start.1.elapsed();
+    timings.verified += heaps;
+    timings.verify += *device_time.lock().expect("no panic holds it");
+    Ok(run.table().clone())
+}
+
+/// The device's `verify` kernel as the prover of the CPU's speculative loop. It keeps on the
+/// device the values [`resident`] says (the first heaps, the last half ring), uploads each range's
+/// candidates before proving them, and checks the heap the kernel flags on the CPU.
+struct DeviceProver<'a> {
+    gpu: &'a mut Gpu,
+    code: &'a Code,
+    space: SparseSpace,
+    /// The table the kernels were generated for (`verify` does not read it).
+    table: RareTable,
+    bits: u32,
+    kernels: Arc<Kernels>,
+    buf: Buffers,
+    verifier: Verifier,
+    /// Heaps below this are on the device with their proved values.
+    clean_to: usize,
+    /// Whether making the kernels took a compilation.
+    compiled: bool,
+    /// Device time of the `verify` launches.
+    device_time: Arc<std::sync::Mutex<Duration>>,
+}
+
+impl<'a> DeviceProver<'a> {
+    /// Kernels for values below 2^bits (one bit more than `g` and `bits` need: a value past
+    /// them recompiles) and the device's copy of the proved values `g`.
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        gpu: &'a mut Gpu,
+        keep: Option<Resident>,
+        code: &'a Code,
+        space: SparseSpace,
+        table: &RareTable,
+        bits: u32,
+        g: &[u16],
+        device_time: Arc<std::sync::Mutex<Duration>>,
+    ) -> Result<DeviceProver<'a>, SolveError> {
+        let bits = (bits.max(bits_of(g)) + 1).min(kernels_gen::MAX_VALUE_BITS);
+        let game = kernels_gen::Game {
+            code,
+            space,
+            table,
+            value_bits: bits,
+        };
+        let (kernels, compiled) = gpu.kernels(&game)?;
+        let keep = keep.unwrap_or_else(|| resident(kernels.layout.reach));
+        let mut buf = kernels.buffers(&gpu.stream, keep).map_err(GpuError::from)?;
+        let first = keep.first().min(g.len());
+        gpu.stream
+            .memcpy_htod(&g[..first], &mut buf.first.slice_mut(..first))
+            .map_err(GpuError::from)?;
+        let mut prover = DeviceProver {
+            gpu,
+            code,
+            space,
+            table: table.clone(),
+            bits,
+            kernels,
+            buf,
+            verifier: Verifier::new(&code.rules(), space),
+            clean_to: g.len().saturating_sub(keep.ring / 2),
+            compiled,
+            device_time,
+        };
+        prover.upload(g, g.len())?;
+        Ok(prover)
+    }
+
+    /// Puts the values of heaps `clean_to .. hi` of `g` on the device.
+    fn upload(&mut self, g: &[u16], hi: usize) -> Result<(), GpuError> {
+        let keep = self.buf.resident;
+        let stream = &self.gpu.stream;
+        for (at, heaps) in keep.pieces(self.clean_to, hi) {
+            let len = heaps.len();
+            stream.memcpy_htod(&g[heaps], &mut self.buf.values.slice_mut(at..at + len))?;
+        }
+        let first = keep.first();
+        if self.clean_to < first {
+            let to = hi.min(first);
+            stream.memcpy_htod(
+                &g[self.clean_to..to],
+                &mut self.buf.first.slice_mut(self.clean_to..to),
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Kernels for values below 2^bits.
+    fn widen(&mut self, bits: u32) -> Result<(), SolveError> {
+        if bits > kernels_gen::MAX_VALUE_BITS {
+            return Err(GpuError::Generate(kernels_gen::GenError::TooWide { bits }).into());
+        }
+        let game = kernels_gen::Game {
+            code: self.code,
+            space: self.space,
+            table: &self.table,
+            value_bits: bits,
+        };
+        self.kernels = self.gpu.kernels(&game)?.0;
+        self.bits = bits;
+        Ok(())
+    }
+}
+
+impl Prove for DeviceProver<'_> {
+    fn prove(&mut self, g: &[u16], range: Range<usize>) -> Result<Result<(), Refuted>, SolveError> {
+        let (mut from, hi) = (range.start, range.end);
+        let bits = bits_of(&g[from..hi]);
+        if bits > self.bits {
+            self.widen(bits + 1)?;
+        }
+        // After a correction the heaps from the failed one on are uploaded again.
+        self.clean_to = self.clean_to.min(from);
+        self.upload(g, hi)?;
+        while from < hi {
+            let stream = &self.gpu.stream;
+            let timed = self
+                .kernels
+                .verify(stream, &mut self.buf, 0, from as u64, hi as u64)?;
+            timed.wait()?;
+            *self.device_time.lock().expect("no panic holds it") += timed.elapsed()?;
+            let Some(heap) = self.kernels.flagged(stream, &self.buf, 0)? else {
+                break;
+            };
+            let heap = heap as usize;
+            match exact::with_marks(|m| self.verifier.check(g, heap, m)) {
+                Ok(()) => from = heap + 1,
+                Err(refuted) => {
+                    self.clean_to = heap;
+                    return Ok(Err(refuted));
+                }
+            }
+        }
+        self.clean_to = hi;
+        Ok(Ok(()))
+    }
+
+    fn max_block(&self) -> usize {
+        MAX_BLOCK.min(self.buf.resident.max_block())
+    }
 }
 
 /// One rare table's run on the device.
