@@ -262,7 +262,20 @@ impl<W: Word> Speculator<W> {
             && self.window[self.window.len() - self.reach..]
                 .iter()
                 .all(|w| w.index() < 64);
-        for n in from..base + out.len() {
+        let end = base + out.len();
+        // The nearest heap back that any heap reads.
+        let near = self
+            .entries
+            .first()
+            .map(|&e| (e >> 16) as usize)
+            .into_iter()
+            .chain(self.singles.iter().copied())
+            .min()
+            .unwrap_or(self.reach)
+            .max(1);
+        let chunk = [8, 4, 2, 1].into_iter().find(|&k| k <= near).unwrap_or(1);
+        let mut n = from;
+        while n < end {
             if self.window.len() >= self.reach + WINDOW_SLACK {
                 let drop = self.window.len() - self.reach;
                 self.window.drain(..drop);
@@ -270,24 +283,29 @@ impl<W: Word> Speculator<W> {
             }
             if small {
                 let pos = n - self.window_heap;
-                assert!(pos >= self.reach && pos <= self.window.len());
-                let mut marks = 0u64;
-                // SAFETY: as below; every code read is below 64 (checked above, and kept by
-                // leaving this path at the first code that is not), so each shift is too.
-                unsafe {
+                assert!(pos >= self.reach && pos == self.window.len());
+                // Heaps no nearer than `near` to each other read none of each other: `chunk` of
+                // them at once (one lane each), else one.
+                let k = if n + chunk <= end { chunk } else { 1 };
+                // SAFETY: every code read is below 64 (checked above, and kept by leaving this
+                // path at the first code that is not), and heap pos + j reads at most `reach`
+                // back and at least `near >= k > j` back: inside the window, before `pos`.
+                let marks = unsafe {
                     let at = self.window.as_ptr().add(pos);
-                    for &e in &self.entries {
-                        let x = *at.sub((e >> 16) as usize) ^ W::from_code(e as u16);
-                        marks |= 1u64 << x.index();
+                    match k {
+                        8 => lanes::<W, 8>(at, &self.entries, &self.singles),
+                        4 => lanes::<W, 4>(at, &self.entries, &self.singles),
+                        2 => lanes::<W, 2>(at, &self.entries, &self.singles),
+                        _ => lanes::<W, 1>(at, &self.entries, &self.singles),
                     }
-                    for &off in &self.singles {
-                        marks |= 1u64 << (*at.sub(off)).index();
+                };
+                let mex = marks.map(|m| (!m).trailing_zeros() as usize);
+                if mex[..k].iter().all(|&c| c < 64 && c < self.codes) {
+                    for (j, &c) in mex[..k].iter().enumerate() {
+                        self.window.push(W::from_code(c as u16));
+                        out[n + j - base] = self.codec.decode(n + j, c as u16, false);
                     }
-                }
-                let c = (!marks).trailing_zeros() as usize;
-                if c < 64 && c < self.codes {
-                    self.window.push(W::from_code(c as u16));
-                    out[n - base] = self.codec.decode(n, c as u16, false);
+                    n += k;
                     continue;
                 }
                 small = false;
@@ -312,6 +330,7 @@ impl<W: Word> Speculator<W> {
                 let c = (k.mex)(seen, stamp).ok_or(CodeOverflow { heap: n })?;
                 self.window.push(W::from_code(c as u16));
                 out[n - base] = self.codec.decode(n, c as u16, false);
+                n += 1;
                 continue;
             }
             // SAFETY: `pos <= window.len()` and `pos >= reach >= every offset`, so each read
@@ -331,9 +350,39 @@ impl<W: Word> Speculator<W> {
             let c = first_unstamped(&seen[..self.codes], stamp).ok_or(CodeOverflow { heap: n })?;
             self.window.push(W::from_code(c as u16));
             out[n - base] = self.codec.decode(n, c as u16, false);
+            n += 1;
         }
         Ok(())
     }
+}
+
+/// The marks of heaps `at[0 .. K]` (lane j: heap at + j) in 64-bit registers, the rest zero: one
+/// bit a code read, each rare entry's code xored in.
+///
+/// # Safety
+/// Every entry's distance and every single's offset is at least `K` and at most what lies in
+/// the window before `at`, and every code read (xored with an entry's) is below 64.
+#[inline(always)]
+unsafe fn lanes<W: Word, const K: usize>(
+    at: *const W,
+    entries: &[u64],
+    singles: &[usize],
+) -> [u64; 8] {
+    let mut marks = [0u64; 8];
+    for &e in entries {
+        let back = at.sub((e >> 16) as usize);
+        let code = W::from_code(e as u16);
+        for (j, m) in marks.iter_mut().take(K).enumerate() {
+            *m |= 1u64 << (*back.add(j) ^ code).index();
+        }
+    }
+    for &off in singles {
+        let back = at.sub(off);
+        for (j, m) in marks.iter_mut().take(K).enumerate() {
+            *m |= 1u64 << (*back.add(j)).index();
+        }
+    }
+    marks
 }
 
 /// The first index whose stamp is not `stamp`, eight bytes at a time.
