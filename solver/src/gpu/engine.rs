@@ -83,10 +83,10 @@ enum Ended {
 }
 
 /// Entries of the speculative loop (rare heaps times breaking digits) up to which the CPU
-/// speculates and the device verifies ([`Chain::Host`]). On one H100 with its host's cores:
-/// `.104` (20 entries) and `.1777` (48) prove their periods 2.9x and 2.7x faster so, `.1077`
-/// (74) 1.2x slower (`bench/gpu-chain.sh`).
-pub const HOST_CHAIN_ENTRIES: usize = 64;
+/// speculates and the device verifies ([`Chain::Host`]). On one H100 with its host's cores,
+/// proving their periods: `.104` (20 entries) 4.1x faster so, `.1777` (48) 2.9x, `.1077` (74)
+/// 1.4x (`bench/gpu-chain.sh`); Officers (1584) stays on the device.
+pub const HOST_CHAIN_ENTRIES: usize = 128;
 
 /// Where the speculation runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
