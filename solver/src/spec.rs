@@ -263,12 +263,12 @@ impl<W: Word> Speculator<W> {
                 .iter()
                 .all(|w| w.index() < 64);
         let end = base + out.len();
-        // The nearest heap back that any heap reads.
+        // The nearest heap back that any heap reads (over every entry: the lanes' reads must
+        // stay before the heaps they compute, whatever order the entries are in).
         let near = self
             .entries
-            .first()
+            .iter()
             .map(|&e| (e >> 16) as usize)
-            .into_iter()
             .chain(self.singles.iter().copied())
             .min()
             .unwrap_or(self.reach)

@@ -265,9 +265,12 @@ impl SurveyDir {
         )
     }
 
-    /// Writes the tables of a complete, whole survey.
-    pub fn write_tables(&self, classes: &Classes) -> Result<(), StoreError> {
-        let records = self.records()?;
+    /// Writes the tables of a complete, whole survey, its classes formed from `records`.
+    pub fn write_tables(
+        &self,
+        records: &BTreeMap<String, GameRecord>,
+        classes: &Classes,
+    ) -> Result<(), StoreError> {
         let about = About {
             digits: self.meta.digits,
             max_n: self.meta.max_n,

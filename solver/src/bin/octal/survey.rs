@@ -222,7 +222,7 @@ fn finish(dir: &SurveyDir, format: Option<TableFormat>) -> Result<()> {
             .map(|s| s.values[..n].to_vec())
             .map_err(|e| e.to_string())
     })?;
-    dir.write_tables(&classes)?;
+    dir.write_tables(&records, &classes)?;
     let path = |name: &str| dir.path().join(name);
     match format {
         Some(f) => {
