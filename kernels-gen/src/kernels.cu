@@ -1,7 +1,10 @@
 
-// The kernels of the GPU engine (`spec`, `decode`, `verify`): the same text for every game,
-// after the game's macros and tables above.
+// The kernels of the GPU engine (`spec`, `decode`, `verify`, `mex`): the same text for every
+// game, after the game's macros and tables above.
 #define NONE 0xffffffffffffffffull
+// The code of a rare heap, when options may read rare heaps (RARE_SOURCES): all ones, so that
+// the xor with an option's code is at least CODES, the discard bit.
+#define SENTINEL ((code_t)~0u)
 
 __device__ __forceinline__ unsigned rare_parity(u64 n) {
     return DOMAIN ? (unsigned)((n ^ (u64)DOMAIN_K) & 1) : 0u;
@@ -77,13 +80,14 @@ __device__ __forceinline__ void finish_round(u64 *ctl, unsigned r, u64 *changed,
 struct Option { unsigned dist; unsigned code; };
 
 // Option j: from the block's copy in shared memory (code << DIST_BITS | distance, one word), or
-// from the table when it does not fit.
+// from the table (distance, code) in global memory when it does not fit.
 __device__ __forceinline__ Option option_at(const unsigned *opts, unsigned j) {
 #if OPTIONS_SHARED
     unsigned v = opts[j];
     return Option{v & ((1u << DIST_BITS) - 1u), v >> DIST_BITS};
 #else
-    return Option{OPTION_DIST[j], OPTION_CODE[j]};
+    uint2 v = __ldg((const uint2 *)opts + j);
+    return Option{v.x, v.y};
 #endif
 }
 
@@ -103,11 +107,18 @@ __device__ __forceinline__ u64 first_k(u64 p, u64 blocks, u64 b, unsigned res) {
 #define SOURCE_BACK(n, d) __ldcg(codes + (((n) - (d)) & cmask))
 #endif
 
-// Code of the option j of heap n: the code of its source heap n - d xor the option's code.
+// Code of the option j of heap n: the code of its source heap n - d xor the option's code. With
+// RARE_SOURCES, CODES (the discard bit) for a source that is rare (the sentinel) or not a heap
+// (d >= n).
 __device__ __forceinline__ unsigned option_code(const unsigned *opts, const code_t *ring, const code_t *codes,
         u64 cmask, u64 n, unsigned j) {
     Option o = option_at(opts, j);
-    return (unsigned)SOURCE_BACK(n, o.dist) ^ o.code;
+    unsigned x = (unsigned)SOURCE_BACK(n, o.dist) ^ o.code;
+#if RARE_SOURCES
+    return (u64)o.dist < n ? min(x, (unsigned)CODES) : (unsigned)CODES;
+#else
+    return x;
+#endif
 }
 
 // Marks, in this lane's bitset, the options j in [from, to) of heap n (the lanes split them):
@@ -151,11 +162,11 @@ __device__ __forceinline__ void mark_options(const unsigned *opts, const code_t 
 
 // Moves into the far slot si of heap n its options whose sources lie before p, as far as the
 // lanes' samples of the distances tell (the first sample past n - p bounds them): options
-// [s, settled[si]) join the slot, which then holds [s, N_OPTIONS). The bound only falls as p
+// [s, settled[si]) join the slot, which then holds [s, n_options). The bound only falls as p
 // advances; min() keeps the slot's range whole regardless.
 __device__ __forceinline__ void settle(const unsigned *opts, const code_t *ring, const code_t *codes, u64 cmask,
         unsigned *far, unsigned *settled, unsigned lane, u64 n, unsigned si, unsigned sample, unsigned near, u64 p) {
-    unsigned *slot = far + WORDS * si;
+    unsigned *slot = far + STRIDE * si;
     unsigned above_t = __ballot_sync(0xffffffffu, sample > (unsigned)(n - p));
     unsigned s_old = settled[si];
     unsigned s = min(above_t ? (unsigned)(__ffs(above_t) - 1) * near / 32u : near, s_old);
@@ -194,46 +205,54 @@ __device__ __forceinline__ void settle_heaps(const unsigned *opts, const code_t 
 // in that case). A round's first change is kept as 2 n + 1 for a heap in its first round and 2 n
 // otherwise. A launch ends when the window passes hi, or at the first heap, so proved, whose mex
 // leaves the code space.
-extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u64 cmask, u64 lo, u64 hi, unsigned window, u64 *ctl) {
+extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u64 cmask, u64 lo, u64 hi, unsigned window, u64 *ctl,
+        const uint2 *table, unsigned n_options) {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ u64 block_min[2], round_end[2];
-    // Options [settled[slot], N_OPTIONS) of the slot's heap are in its far slot.
+    // Options [settled[slot], n_options) of the slot's heap are in its far slot.
     __shared__ unsigned settled[FAR_SLOTS];
     unsigned *bitsets = (unsigned *)smem;
-    unsigned *far = bitsets + WORDS * SPEC_THREADS;
-    unsigned *opts = far + WORDS * FAR_SLOTS;
+    unsigned *far = bitsets + STRIDE * SPEC_THREADS;
+#if OPTIONS_SHARED
+    unsigned *opts = far + STRIDE * FAR_SLOTS;
+#else
+    const unsigned *opts = (const unsigned *)table;
+#endif
 #if RING
     // 16-byte aligned: a multiple of four options.
-    code_t *ring = (code_t *)(opts + (OPTIONS_SHARED ? (N_OPTIONS + 3) / 4 * 4 : 0));
+    code_t *ring = (code_t *)(far + STRIDE * FAR_SLOTS + (OPTIONS_SHARED ? (OPTIONS_CAP + 3) / 4 * 4 : 0));
 #else
     code_t *ring = 0;
 #endif
     unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
 #if OPTIONS_SHARED
-    for (unsigned j = tid; j < N_OPTIONS; j += SPEC_THREADS) {
-        opts[j] = OPTION_DIST[j] | (unsigned)OPTION_CODE[j] << DIST_BITS;
+    for (unsigned j = tid; j < n_options; j += SPEC_THREADS) {
+        uint2 o = table[j];
+        opts[j] = o.x | o.y << DIST_BITS;
     }
 #endif
-    for (unsigned k = tid; k < WORDS * SPEC_THREADS; k += SPEC_THREADS) bitsets[k] = 0u;
+    for (unsigned k = tid; k < STRIDE * SPEC_THREADS; k += SPEC_THREADS) bitsets[k] = 0u;
 #if RING
-    load_ring(ring, codes, cmask, lo - REACH, min(lo + 2ull * window, hi));
+    // The options reach at most the last one's distance back (they are sorted by distance).
+    u64 reach = table[n_options - 1u].x;
+    load_ring(ring, codes, cmask, lo > reach ? lo - reach : 0u, min(lo + 2ull * window, hi));
 #endif
     if (tid == 0) {
         block_min[0] = NONE;
         block_min[1] = NONE;
     }
     // Options [0, near) reach at most `window` back (the options are sorted by distance).
-    unsigned near = 0, above = N_OPTIONS;
+    unsigned near = 0, above = n_options;
     while (near < above) {
         unsigned mid = (near + above) / 2u;
-        if (OPTION_DIST[mid] <= window) near = mid + 1u; else above = mid;
+        if (table[mid].x <= window) near = mid + 1u; else above = mid;
     }
     __syncthreads();
     // Word w of this lane's bitset: mine[32 * w] (one bank per lane).
-    unsigned *mine = bitsets + warp * 32u * WORDS + lane;
+    unsigned *mine = bitsets + warp * 32u * STRIDE + lane;
     // Lane l's sample: the distance of option l * near / 32 (a bound on the options with proved
     // sources, below).
-    unsigned sample = OPTION_DIST[lane * near / 32u];
+    unsigned sample = table[lane * near / 32u].x;
     u64 blocks = gridDim.x, b = blockIdx.x;
     u64 p = lo, fresh_from = lo;
     unsigned round = 0;
@@ -246,15 +265,15 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
         for (u64 k = first_k(p, blocks, b, warp); b + blocks * k < end; k += SPEC_THREADS / 32u) {
             u64 n = b + blocks * k;
             unsigned si = (unsigned)(k % FAR_SLOTS);
-            unsigned *slot = far + WORDS * si;
+            unsigned *slot = far + STRIDE * si;
             bool fresh = n >= fresh_from;
-            // Options [settled[si], N_OPTIONS) are in the far slot (see `settle`), the round
+            // Options [settled[si], n_options) are in the far slot (see `settle`), the round
             // marks the others: the codes taken are got | slot (a fresh heap's marks are all
             // far, and become its slot). Two calls, not one with chosen bounds: each is inlined
             // for its case, and one call ran the speculation 2% slower.
             unsigned got[GOT];
             if (fresh) {
-                mark_options(opts, ring, codes, cmask, mine, got, lane, n, near, N_OPTIONS);
+                mark_options(opts, ring, codes, cmask, mine, got, lane, n, near, n_options);
                 #pragma unroll
                 for (unsigned w0 = 0; w0 < WORDS; w0 += 32u) {
                     if (w0 + lane < WORDS) slot[w0 + lane] = got[w0 / 32u];
@@ -328,6 +347,14 @@ extern "C" __global__ void decode(const code_t *codes, u16 *ring, u16 *first, u6
     if (n < prefix + VERIFY_PAD) first[n] = v;
 }
 
+// Flags heap n for the host: into the list flags[2 ..] while it has room (flags[1] counts the
+// heaps flagged), else into flags[0], the least heap flagged past the list. Every heap below
+// flags[0] that failed is listed.
+__device__ __forceinline__ void flag(u64 *flags, u64 n) {
+    u64 k = atomicAdd(flags + 1, 1ull);
+    if (k < FLAG_SLOTS) flags[2 + k] = n; else atomicMin(flags, n);
+}
+
 // Word w of the rare-class values below c whose lack keeps a proof open: the rare-class bits of
 // the values 32 w .. 32 w + 31 that are below c.
 __device__ __forceinline__ unsigned needed(unsigned w, unsigned c, unsigned par) {
@@ -365,8 +392,10 @@ __device__ __forceinline__ bool covered(const unsigned *mine, unsigned c, unsign
 // in it, the lanes past a split's end mark c, which proves nothing), the larger one and the
 // heap's own from the ring (heap h at h & cmask: recent heaps only; cmask < 2^32). Splits stop
 // below `prefix`. The least heap that fails, whose candidate is rare, or that would need a split
-// past the prefix, goes to *first_fail; the host then checks that heap exactly.
-extern "C" __global__ void __launch_bounds__(VERIFY_THREADS) verify(const u16 *g, const u16 *first, u64 prefix, u64 cmask, u64 lo, u64 hi, u64 *first_fail) {
+// past the prefix or `budget` splits, is flagged (`flag`); the host then checks those heaps
+// exactly. Every 16 steps a warp stops if a heap below its own was flagged past the list.
+extern "C" __global__ void __launch_bounds__(VERIFY_THREADS) verify(const u16 *g, const u16 *first, u64 prefix, u64 cmask, u64 lo, u64 hi, u64 *flags,
+        u64 budget) {
     __shared__ unsigned bitsets[(VERIFY_THREADS / 32) * VERIFY_SETS * VALUE_WORDS];
     unsigned lane = threadIdx.x & 31u;
     unsigned *sets = bitsets + (threadIdx.x >> 5) * VERIFY_SETS * VALUE_WORDS;
@@ -376,7 +405,7 @@ extern "C" __global__ void __launch_bounds__(VERIFY_THREADS) verify(const u16 *g
     unsigned c = g[n & cmask];
     unsigned par = rare_parity(n);
     if ((__popc(c & MASK) & 1u) == par) {
-        if (lane == 0) atomicMin(first_fail, n);
+        if (lane == 0) flag(flags, n);
         return;
     }
     for (unsigned w = lane; w < VERIFY_SETS * VALUE_WORDS; w += 32u) sets[w] = 0u;
@@ -394,7 +423,7 @@ extern "C" __global__ void __launch_bounds__(VERIFY_THREADS) verify(const u16 *g
     #pragma unroll
     for (unsigned k = 0; k < N_BREAK; k++) {
         u64 i = BREAK[k];
-        lim[k] = n >= i ? (unsigned)min((n - i) / 2u, prefix - 1u) : 0u;
+        lim[k] = n >= i ? (unsigned)min(min((n - i) / 2u, prefix - 1u), budget) : 0u;
         top[k] = (unsigned)(n - i);
         longest = max(longest, lim[k]);
     }
@@ -416,7 +445,44 @@ extern "C" __global__ void __launch_bounds__(VERIFY_THREADS) verify(const u16 *g
         }
         __syncwarp();
         done = covered(mine, c, par, &w);
+        if ((a0 / (32u * VERIFY_UNROLL)) % 16u == 15u) {
+            unsigned below = lane == 0 ? (unsigned)(*(volatile u64 *)flags < n) : 0u;
+            if (__shfl_sync(0xffffffffu, below, 0)) return;
+        }
     }
 #undef MARK
-    if (!done && lane == 0) atomicMin(first_fail, n);
+    if (!done && lane == 0) flag(flags, n);
+}
+
+// Marks in seen[y * VALUE_WORDS ..] the value of every option of heap n = heaps[y] (y the grid's
+// second index; whole-heap and single-heap moves, and every split a + (n - BREAK[k] - a)), the
+// threads of the grid's row taking the splits a = 1, 2, ... in turn, each block into its own
+// bitset first. The host has zeroed `seen`; the first clear bit of a heap's words is then G(n).
+// The smaller part of a split is read from `first` (the host asks only for heaps whose smaller
+// parts all lie there) and the larger one from the ring.
+extern "C" __global__ void __launch_bounds__(VERIFY_THREADS) mex(const u16 *g, const u16 *first, u64 cmask, const u64 *heaps, unsigned *seen) {
+    __shared__ unsigned set[VALUE_WORDS];
+    u64 n = heaps[blockIdx.y];
+    seen += (u64)blockIdx.y * VALUE_WORDS;
+    for (unsigned w = threadIdx.x; w < VALUE_WORDS; w += blockDim.x) set[w] = 0u;
+    __syncthreads();
+#define MARK(value) { unsigned x_ = (value); atomicOr(set + (x_ >> 5), 1u << (x_ & 31u)); }
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        for (unsigned k = 0; k < N_WHOLE; k++) if (n == (u64)WHOLE[k]) MARK(0u);
+        for (unsigned k = 0; k < N_SINGLE; k++) if (n > (u64)SINGLE[k]) MARK(g[(n - SINGLE[k]) & cmask]);
+    }
+    u64 step = (u64)gridDim.x * blockDim.x;
+    for (unsigned k = 0; k < N_BREAK; k++) {
+        u64 i = BREAK[k];
+        if (n < i + 2u) continue;
+        u64 top = n - i, lim = top / 2u;
+        for (u64 a = 1u + (u64)blockIdx.x * blockDim.x + threadIdx.x; a <= lim; a += step) {
+            MARK(first[a] ^ g[(top - a) & cmask]);
+        }
+    }
+#undef MARK
+    __syncthreads();
+    for (unsigned w = threadIdx.x; w < VALUE_WORDS; w += blockDim.x) {
+        if (set[w]) atomicOr(seen + w, set[w]);
+    }
 }

@@ -1,16 +1,11 @@
 //! The numbers a generated source is built from: code width, bitset sizes, the option list, the
-//! speculation window and its shared-memory ring, and where the table lives. The host side of the
-//! solver reads the same numbers (block sizes, shared memory, window) so that its launches match
-//! the kernels.
+//! speculation window and its shared-memory ring, and how far the table may grow before the
+//! source must change. The host side of the solver reads the same numbers (block sizes, shared
+//! memory, window) so that its launches match the kernels.
 
 use crate::{Game, GenError, MAX_VALUE_BITS};
 use octal_core::codec::LoopTable;
 use octal_core::SparseKind;
-
-/// Bytes of the constant bank; a table larger than this (less a margin for the other constants)
-/// lives in global memory.
-const CONSTANT_BANK: usize = 64 * 1024;
-const CONSTANT_MARGIN: usize = 4 * 1024;
 
 /// The largest speculation window (heaps computed at once by the `spec` kernel's rounds).
 pub const WINDOW_MAX: usize = 8192;
@@ -33,13 +28,23 @@ pub struct Layout {
     pub codes: usize,
     /// 32-bit words of a code bitset.
     pub words: usize,
+    /// 32-bit words between two bitsets: `words`, and one more (the discard bit's) with
+    /// `rare_sources`.
+    pub stride: usize,
     /// Bytes of one code (1 or 2).
     pub code_bytes: usize,
-    /// The hot options as one list sorted by distance: breaking entries, and single-heap options
-    /// with code 0.
+    /// The hot options of the game's table as one list sorted by distance: breaking entries, and
+    /// single-heap options with code 0.
     pub options: Vec<(usize, u16)>,
     /// The farthest distance back of an option.
     pub reach: usize,
+    /// The most options the shared copy holds (0 without `options_shared`).
+    pub options_cap: usize,
+    /// The farthest distance back the ring and the packed options hold (`usize::MAX` where
+    /// neither is in use).
+    pub reach_cap: usize,
+    /// See [`Game::rare_sources`].
+    pub rare_sources: bool,
     /// Threads of a `spec` block (one warp per heap; each lane keeps a bitset of `words` words).
     pub spec_threads: usize,
     /// Heaps in each `spec` block's shared ring of codes (a power of two of at least
@@ -56,8 +61,6 @@ pub struct Layout {
     pub spec_shared: usize,
     /// First heap the kernels may compute.
     pub hot_from: usize,
-    /// Whether the options sit in the constant bank.
-    pub constant: bool,
     /// Lowest bit of the mask (dropped by the codec).
     pub drop_bit: u32,
     /// The domain type's digit index, if the space is of that type.
@@ -66,7 +69,14 @@ pub struct Layout {
 
 impl Layout {
     pub fn new(game: &Game<'_>) -> Result<Layout, GenError> {
-        let bits = game.value_bits.max(octal_core::codec::MIN_VALUE_BITS);
+        // With rare sources a code must spare the sentinel: the codes of values below 2^8 are
+        // one byte then, and of wider values two.
+        let least = if game.rare_sources {
+            6
+        } else {
+            octal_core::codec::MIN_VALUE_BITS
+        };
+        let bits = game.value_bits.max(least);
         if bits > MAX_VALUE_BITS {
             return Err(GenError::TooWide { bits });
         }
@@ -82,39 +92,70 @@ impl Layout {
         }
         let codes = 1usize << (bits - 1);
         let words = codes / 32;
-        let code_bytes = if bits <= 9 { 1 } else { 2 };
+        let code_bytes = if bits <= 9 - u32::from(game.rare_sources) {
+            1
+        } else {
+            2
+        };
+        let stride = words + usize::from(game.rare_sources);
         let reach = hot.reach();
+        // A growing table gets room to grow (twice its options and reach) before the source
+        // changes; a settled one, exactly what it has.
+        let (options_cap, reach_cap) = if game.rare_sources {
+            (
+                (2 * options.len()).next_power_of_two().max(256),
+                (2 * reach).next_power_of_two().max(1024),
+            )
+        } else {
+            (options.len(), reach)
+        };
         let spec_threads = (SPEC_BITS_BYTES / (4 * words)).clamp(128, 1024);
         // The lanes' bitsets, the far slots, the options packed in a u32 each if they fit (a
         // warp's load of 32 options is one shared-memory wavefront instead of two: speculation
         // 2.4% faster), the ring (16-byte aligned: a multiple of four options).
-        let bitsets = (spec_threads + FAR_SLOTS) * words * 4;
-        let options_bytes = options.len().next_multiple_of(4) * 4;
+        let bitsets = (spec_threads + FAR_SLOTS) * stride * 4;
+        let options_bytes = options_cap.next_multiple_of(4) * 4;
         let dist_bits = 32 - (bits - 1);
         // Codes are below `codes` (values below 2^bits, the game's promise), so the field above
         // the distance holds them; the distance must fit its own.
         let options_shared =
-            bitsets + options_bytes <= SPEC_SHARED_MAX && reach < 1usize << dist_bits;
+            bitsets + options_bytes <= SPEC_SHARED_MAX && reach_cap < 1usize << dist_bits;
         let fixed = bitsets + if options_shared { options_bytes } else { 0 };
-        let ring_heaps = (reach + 2 * WINDOW_MAX + 16).next_power_of_two();
+        let ring_heaps = (reach_cap + 2 * WINDOW_MAX + 16).next_power_of_two();
         let ring = if fixed + ring_heaps * code_bytes <= SPEC_SHARED_MAX {
             ring_heaps
         } else {
             0
         };
+        // Room that nothing is sized by is no limit (and leaves the text alone as tables grow).
+        let options_cap = if options_shared { options_cap } else { 0 };
+        let reach_cap = if options_shared || ring > 0 {
+            reach_cap
+        } else {
+            usize::MAX
+        };
         Ok(Layout {
             value_bits: bits,
             codes,
             words,
+            stride,
             code_bytes,
             reach,
+            options_cap,
+            reach_cap,
+            rare_sources: game.rare_sources,
             spec_threads,
             ring,
             options_shared,
             dist_bits,
             spec_shared: fixed + ring * code_bytes,
-            hot_from: hot.hot_from.max(reach),
-            constant: options.len() * 6 <= CONSTANT_BANK - CONSTANT_MARGIN,
+            // Rare sources: any heap past the first (options reaching heap 0 or before are
+            // discarded).
+            hot_from: if game.rare_sources {
+                1
+            } else {
+                hot.hot_from.max(reach)
+            },
             options,
             drop_bit: game.space.mask.trailing_zeros(),
             domain_k: match game.space.kind {
@@ -122,5 +163,12 @@ impl Layout {
                 SparseKind::Domain { k } => Some(k),
             },
         })
+    }
+
+    /// Whether a table with `options` hot options reaching `reach` heaps back fits these kernels
+    /// (the shared copy and the ring were sized for at most `options_cap` and `reach_cap`).
+    pub fn fits(&self, options: usize, reach: usize) -> bool {
+        (!self.options_shared || options <= self.options_cap)
+            && (!self.options_shared && self.ring == 0 || reach <= self.reach_cap)
     }
 }

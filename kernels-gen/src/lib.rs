@@ -1,32 +1,46 @@
 //! `kernels-gen`: a game's sparse space and rare table become CUDA C source for the GPU engine.
 //!
 //! The generator is pure and deterministic: the same game, table and value width give the same
-//! text, byte for byte, with a header naming the game, the table's fingerprint
-//! ([`RareTable::fingerprint`]) and [`GENERATOR_VERSION`]. The hot options (one per breaking digit
-//! and rare heap, see [`octal_core::codec::LoopTable`]) are literal initialisers of `__constant__`
-//! arrays, or of global `__device__` arrays when they would not fit the 64 KiB constant bank.
+//! text, byte for byte, with a header naming the game and [`GENERATOR_VERSION`]. The source is
+//! specialised for the game's moves, space and value width; the rare table is data. Its hot
+//! options (one per breaking digit and rare heap, see [`octal_core::codec::LoopTable`]; the
+//! [`Layout`] lists them) are the `spec` kernel's argument, a `uint2` (distance, code) each sorted
+//! by distance, which every `spec` block copies into its shared memory while the layout's capacity
+//! holds them, and reads from global memory beyond: a new rare value appends to that array, and
+//! compiles nothing while the layout still fits ([`Layout::fits`]).
 //!
-//! The source holds three kernels, whose signatures the solver's launch module names:
+//! With [`Game::rare_sources`] the kernels compute heaps whose options reach rare heaps (a table
+//! still growing): the code of a rare heap is the sentinel, all ones, and an option read from it,
+//! or from before heap 1, marks a discard bit past the codes.
+//!
+//! The source holds four kernels, whose signatures the solver's launch module names:
 //!
 //! The device keeps the codes and values of a run's last `cmask + 1` heaps (a power of two) in
 //! rings, heap h at `h & cmask`, and the values of its first `prefix + VERIFY_PAD` heaps (the
 //! smaller parts of the splits `verify` tries), so that a run of any length fits:
 //!
-//! * `spec(code_t *codes, u64 cmask, u64 lo, u64 hi, unsigned window, u64 *ctl)`: a cooperative
+//! * `spec(code_t *codes, u64 cmask, u64 lo, u64 hi, unsigned window, u64 *ctl, const uint2
+//!   *table, unsigned n_options)`: a cooperative
 //!   launch (one block per SM, `SPEC_THREADS` threads, `spec_shared` bytes of dynamic shared
 //!   memory) speculates heaps `lo .. hi` by rounds over a sliding window of `window` heaps: every
 //!   warp computes one heap at a time from the previous round's codes (the lanes split the
 //!   options); the heaps before the first one that changed in a round are the recurrence's
 //!   values, so the window moves past it. The codes of `lo - REACH .. lo` must be the true ones;
-//!   the others are guesses. `ctl` holds the control words (see the source).
+//!   the others are guesses. `ctl` holds the control words (see the source); `table` the hot
+//!   options.
 //! * `decode(const code_t *codes, u16 *ring, u16 *first, u64 prefix, u64 cmask, u64 lo, u64 hi)`:
 //!   values from codes.
 //! * `verify(const u16 *g, const u16 *first, u64 prefix, u64 cmask, u64 lo, u64 hi, u64
-//!   *first_fail)`: one warp per
+//!   *flags, u64 budget)`: one warp per
 //!   heap proves a common candidate (every rare-class value below it is the value of some option,
-//!   splits tried while their smaller part is below the prefix) and stores the least failing
-//!   heap with `atomicMin`; a rare candidate, or one not proved within the prefix, is reported
-//!   for the host to check exactly.
+//!   splits tried while their smaller part is below the prefix and `budget`); a rare candidate,
+//!   or one not proved within those splits, is flagged for the host to check exactly: listed in
+//!   `flags[2 ..]` ([`FLAG_SLOTS`] of them, `flags[1]` counting), the least of the rest in
+//!   `flags[0]`.
+//! * `mex(const u16 *g, const u16 *first, u64 cmask, const u64 *heaps, unsigned *seen)`: a row of
+//!   the grid per heap marks the value of every option of the heap in its `2^value_bits / 32`
+//!   words of `seen` (zeroed by the host), whose first clear bit is G(n): the exact values of
+//!   flagged heaps.
 //!
 //! The crate knows nothing of CUDA at run time: the solver compiles the text with NVRTC.
 
@@ -39,10 +53,14 @@ pub use source::VERIFY_PAD;
 use octal_core::{Code, RareTable, SparseSpace};
 
 /// Bumped whenever the generated text changes meaning (it is part of the header).
-pub const GENERATOR_VERSION: &str = "kernels-gen 4.9";
+pub const GENERATOR_VERSION: &str = "kernels-gen 5.0";
+
+/// Heaps the `verify` kernel lists for the host's exact check (in `flags[2 ..]`) before it keeps
+/// only the least of the others (`flags[0]`).
+pub const FLAG_SLOTS: usize = 256;
 
 /// The widest values the kernels handle: codes of `MAX_VALUE_BITS - 1` bits.
-pub const MAX_VALUE_BITS: u32 = 12;
+pub const MAX_VALUE_BITS: u32 = 13;
 
 /// The control words of the `spec` kernel: indices into its `ctl` buffer of `WORDS` u64, named
 /// `CTL_*` in the generated source.
@@ -81,6 +99,9 @@ pub struct Game<'a> {
     pub table: &'a RareTable,
     /// Every value is below `2^value_bits`.
     pub value_bits: u32,
+    /// Whether heaps whose options reach rare heaps are computed (see the crate docs); else the
+    /// kernels start past the table's `hot_from`.
+    pub rare_sources: bool,
 }
 
 /// The CUDA C source for `game`.

@@ -1,5 +1,5 @@
-//! The text of a generated source: a header, the constants of the game, the option table and
-//! the three kernels (`spec`, `decode`, `verify`). Only `render` writes text; the kernels' bodies
+//! The text of a generated source: a header, the constants of the game, its move lists and the
+//! four kernels (`spec`, `decode`, `verify`, `mex`). Only `render` writes text; the kernels' bodies
 //! do not depend on the game beyond the macros and tables above them.
 
 use crate::layout::{FAR_SLOTS, VERIFY_THREADS, WINDOW_MAX};
@@ -23,16 +23,19 @@ pub fn render(game: &Game<'_>, l: &Layout) -> String {
     let _ = writeln!(w, "// game {}: {}", game.code, game.space);
     let _ = writeln!(
         w,
-        "// rare table: {} entries, fingerprint {:016x}",
-        game.table.len(),
-        game.table.fingerprint(&game.space)
-    );
-    let _ = writeln!(
-        w,
-        "// {} hot options reaching {} heaps back, values below 2^{}",
-        l.options.len(),
-        l.reach,
-        l.value_bits
+        "// hot options: {} in shared memory, {}; values below 2^{}{}",
+        l.options_cap,
+        if l.reach_cap == usize::MAX {
+            "read from global memory".to_string()
+        } else {
+            format!("reaching at most {} heaps back", l.reach_cap)
+        },
+        l.value_bits,
+        if l.rare_sources {
+            "; options may read rare heaps"
+        } else {
+            ""
+        }
     );
     let code_t = if l.code_bytes == 1 {
         "unsigned char"
@@ -53,14 +56,15 @@ pub fn render(game: &Game<'_>, l: &Layout) -> String {
         ("VALUE_BITS", l.value_bits.to_string()),
         ("CODES", l.codes.to_string()),
         ("WORDS", l.words.to_string()),
+        ("STRIDE", l.stride.to_string()),
+        ("RARE_SOURCES", u8::from(l.rare_sources).to_string()),
         ("GOT", l.words.div_ceil(32).to_string()),
         ("MASK", format!("{:#x}u", game.space.mask)),
         ("EVEN_BITS", format!("{even_bits:#010x}u")),
         ("DROP_BIT", l.drop_bit.to_string()),
         ("DOMAIN", u8::from(l.domain_k.is_some()).to_string()),
         ("DOMAIN_K", l.domain_k.unwrap_or(0).to_string()),
-        ("N_OPTIONS", l.options.len().to_string()),
-        ("REACH", l.reach.to_string()),
+        ("OPTIONS_CAP", l.options_cap.to_string()),
         ("WINDOW_MAX", WINDOW_MAX.to_string()),
         ("SPEC_THREADS", l.spec_threads.to_string()),
         ("SPEC_UNROLL", "4".to_string()),
@@ -78,23 +82,11 @@ pub fn render(game: &Game<'_>, l: &Layout) -> String {
         ("VERIFY_PAD", VERIFY_PAD.to_string()),
         ("VALUE_WORDS", value_words.to_string()),
         ("VERIFY_SETS", verify_sets.to_string()),
+        ("FLAG_SLOTS", crate::FLAG_SLOTS.to_string()),
     ];
     for (name, value) in defines {
         let _ = writeln!(w, "#define {name} {value}");
     }
-    let space = if l.constant {
-        "__constant__"
-    } else {
-        let _ = writeln!(
-            w,
-            "\n// The option table exceeds the 64 KiB constant bank: it lives in global memory."
-        );
-        "__device__"
-    };
-    let dist: Vec<String> = l.options.iter().map(|o| o.0.to_string()).collect();
-    let code: Vec<String> = l.options.iter().map(|o| o.1.to_string()).collect();
-    table(w, space, "unsigned int", "OPTION_DIST", &dist);
-    table(w, space, "u16", "OPTION_CODE", &code);
     let list = |v: &[usize]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
     // The verifier's move lists (all options, not only the hot ones).
     let _ = writeln!(w, "\n#define N_WHOLE {}", rules.whole.len());

@@ -57,11 +57,11 @@ fn officers_snapshot() {
         space,
         table: &table,
         value_bits: bits,
+        rare_sources: false,
     };
     let text = generate(&game).unwrap();
     assert_eq!(text, generate(&game).unwrap(), "deterministic");
-    assert!(text.contains(&format!("fingerprint {:016x}", table.fingerprint(&space))));
-    assert!(text.contains("__constant__ unsigned int OPTION_DIST[1584]"));
+    assert!(text.contains("#define OPTIONS_CAP 1584\n"));
     check_snapshot("officers.cu", &text);
 }
 
@@ -77,28 +77,66 @@ fn domain_type_snapshot() {
         space,
         table: &table,
         value_bits: bits,
+        rare_sources: false,
     };
     let text = generate(&game).unwrap();
     assert!(text.contains("#define DOMAIN 1\n#define DOMAIN_K 3\n"));
     check_snapshot("dot127.cu", &text);
 }
 
+/// The table is data: tables of one size give one text, whatever their entries.
 #[test]
-fn large_tables_go_to_global_memory() {
+fn the_text_does_not_hold_the_table() {
     let (code, space) = officers();
-    let table = RareTable::from_entries((1..=12_000).map(|n| (3 * n, 0)).collect());
-    let game = Game {
-        code: &code,
-        space,
-        table: &table,
-        value_bits: 9,
+    let text = |k: usize| {
+        let table = RareTable::from_entries((1..=12_000).map(|n| (k * n, 0)).collect());
+        let game = Game {
+            code: &code,
+            space,
+            table: &table,
+            value_bits: 9,
+            rare_sources: true,
+        };
+        let layout = Layout::new(&game).unwrap();
+        assert!(layout.ring == 0 || layout.ring >= layout.reach + 2 * kernels_gen::WINDOW_MAX + 16);
+        (generate(&game).unwrap(), layout)
     };
-    let text = generate(&game).unwrap();
-    assert!(text.contains("exceeds the 64 KiB constant bank"));
-    assert!(text.contains("__device__ unsigned int OPTION_DIST[12001]"));
-    let layout = Layout::new(&game).unwrap();
-    assert!(!layout.constant && layout.options_shared);
-    assert!(layout.ring == 0 || layout.ring >= layout.reach + 2 * kernels_gen::WINDOW_MAX + 16);
+    let (a, la) = text(3);
+    let (b, lb) = text(4);
+    assert_ne!(la.options, lb.options);
+    assert_eq!(
+        la.reach_cap, lb.reach_cap,
+        "both tables reach below 65536 heaps"
+    );
+    assert_eq!(a, b);
+}
+
+/// Kernels for rare sources keep a code for the sentinel (one-byte codes only below 2^8), a
+/// discard word past each bitset, and room for the table to double before the text changes.
+#[test]
+fn rare_sources_leave_room() {
+    let (code, space) = officers();
+    let table = RareTable::from_entries((1..=300).map(|n| (3 * n, 0)).collect());
+    for (bits, rare_sources, code_bytes) in [(8, true, 1), (9, true, 2), (9, false, 1)] {
+        let game = Game {
+            code: &code,
+            space,
+            table: &table,
+            value_bits: bits,
+            rare_sources,
+        };
+        let l = Layout::new(&game).unwrap();
+        assert_eq!(
+            l.code_bytes, code_bytes,
+            "{bits} bits, rare sources {rare_sources}"
+        );
+        assert_eq!(l.stride, l.words + usize::from(rare_sources));
+        let (options, reach) = (l.options.len(), l.reach);
+        assert!(l.fits(options, reach));
+        assert_eq!(l.fits(2 * options, 2 * reach), rare_sources);
+        assert!(!l.fits(l.options_cap + 1, reach) || !l.options_shared);
+        assert_eq!(l.hot_from == 1, rare_sources);
+    }
 }
 
 /// A shared option packs its code above its distance in one word: an option reaching farther
@@ -113,6 +151,7 @@ fn options_too_far_for_a_packed_word_stay_in_their_table() {
             space,
             table: &table,
             value_bits: 9,
+            rare_sources: false,
         };
         let layout = Layout::new(&game).unwrap();
         assert_eq!((layout.dist_bits, layout.reach < 1 << 24), (24, shared));
@@ -128,7 +167,8 @@ fn too_wide_values_are_refused() {
         code: &code,
         space,
         table: &table,
-        value_bits: 13,
+        value_bits: 14,
+        rare_sources: false,
     };
-    assert_eq!(generate(&game), Err(GenError::TooWide { bits: 13 }));
+    assert_eq!(generate(&game), Err(GenError::TooWide { bits: 14 }));
 }

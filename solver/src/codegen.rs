@@ -91,11 +91,14 @@ pub fn cuda(code: &Code) -> Result<String, CodegenError> {
         return Err(CodegenError::NoKernels(code.clone()));
     };
     let max = solution.values.iter().copied().max().unwrap_or(0);
+    // Where options still reach rare heaps, a run's kernels take rare sources (and so these).
+    let hot_from = octal_core::codec::LoopTable::new(&code.rules(), space, &table).hot_from;
     let game = kernels_gen::Game {
         code,
         space,
         table: &table,
         value_bits: value_bits(max),
+        rare_sources: solution.values.len() < hot_from,
     };
     Ok(kernels_gen::generate(&game).map_err(GpuError::from)?)
 }

@@ -202,6 +202,12 @@ pub struct GpuTimings {
     /// The CPU speculated and the device verified (small tables): `speculate` is then the
     /// host's time.
     pub host_chain: bool,
+    /// Heaps the verification flagged that were checked exactly (the `mex` kernel or the CPU),
+    /// and the host's time for them.
+    pub checked: usize,
+    pub check: Duration,
+    /// Host time spent making kernels and filling the device's buffers.
+    pub setup: Duration,
 }
 
 impl GpuTimings {

@@ -80,8 +80,8 @@ pub struct Gpu {
     sms: u32,
     /// Shared memory of a multiprocessor, in bytes.
     sm_shared: usize,
-    /// Compiled kernels by (table fingerprint, value bits, architecture).
-    modules: HashMap<(u64, u32, String), Arc<Kernels>>,
+    /// Compiled kernels by their source (the architecture is the device's).
+    modules: HashMap<String, Arc<Kernels>>,
 }
 
 impl Gpu {
@@ -121,22 +121,24 @@ impl Gpu {
         })
     }
 
-    /// The kernels for `game`, compiled once per (fingerprint, value bits, architecture); the
-    /// flag says whether they were compiled now.
+    /// The kernels for `game`, compiled once per source (tables that fit one layout share it);
+    /// the flag says whether they were compiled now. The layout is `game`'s: its options are
+    /// the table's.
     pub(super) fn kernels(&mut self, game: &Game<'_>) -> Result<(Arc<Kernels>, bool), GpuError> {
         let layout = Layout::new(game)?;
-        let key = (
-            game.table.fingerprint(&game.space),
-            layout.value_bits,
-            self.arch.clone(),
-        );
-        if let Some(k) = self.modules.get(&key) {
-            return Ok((k.clone(), false));
+        let source = kernels_gen::generate(game)?;
+        if let Some(k) = self.modules.get(&source) {
+            if k.layout == layout {
+                return Ok((k.clone(), false));
+            }
+            let mut again = Kernels::clone(k);
+            again.layout = layout;
+            return Ok((Arc::new(again), false));
         }
-        let ptx = compile(&kernels_gen::generate(game)?, &self.arch)?;
+        let ptx = compile(&source, &self.arch)?;
         let module = self.ctx.load_module(ptx)?;
         let kernels = Arc::new(Kernels::load(&module, layout, self.sms, self.sm_shared)?);
-        self.modules.insert(key, kernels.clone());
+        self.modules.insert(source, kernels.clone());
         Ok((kernels, true))
     }
 

@@ -1,17 +1,22 @@
 //! The speculate-verify loop on the device.
 //!
-//! Heaps before the kernels' first heap (where options may reach two rare heaps) run on the CPU
-//! loop. From there one device run per rare table: the values proved so far go to the device, then
-//! blocks of heaps go through it queued three deep: the `spec` kernel speculates a block (rounds
-//! over a sliding window, one cooperative launch) from the unproved values of the blocks before
-//! it, `decode` turns codes into values, and the `verify` kernel proves the block on a second
-//! stream beside the next speculation; meanwhile the host takes the oldest block (its proof, its
-//! values, its flagged heap), so that the device never waits for the host. Work queued past a
-//! failed proof is thrown away. The heap `verify` flags first is checked on the CPU: a wrong
-//! candidate ends the device run with the corrected table (one [`Notice::TableCorrected`]), and the
-//! CPU engine computes a stretch of heaps before the device resumes with kernels for the table it
-//! then has (corrections come in bursts, and each table costs a compilation); a mex beyond the
-//! code space ends it with wider codes ([`Notice::Widened`]). Only proved values reach `g`.
+//! Heaps before the kernels' first heap run on the CPU loop. From there one device run per
+//! source: the values proved so far go to the device, then blocks of heaps go through it queued
+//! three deep: the `spec` kernel speculates a block (rounds over a sliding window, one
+//! cooperative launch) from the unproved values of the blocks before it, `decode` turns codes
+//! into values, and the `verify` kernel proves the block on a second stream beside the next
+//! speculation; meanwhile the host takes the oldest block (its proof, its values, its flagged
+//! heap), so that the device never waits for the host. Work queued past a failed proof is thrown
+//! away. The heap `verify` flags first is settled by the `mex` kernel (every option of the heap,
+//! on the whole device) where the device holds all its options, else on the CPU.
+//!
+//! The rare table is the kernels' data. While rare values still come (the run is below the
+//! table's `hot_from`, where options reach rare heaps) the kernels are generated for rare
+//! sources: a wrong candidate becomes a rare heap on the device (its code the sentinel, its
+//! options appended to the table; one [`Notice::TableCorrected`]) and the run goes on from the
+//! next heap with the same kernels. Only a table outgrowing the room its kernels were generated
+//! with, a wider value, or a new rare heap in kernels without rare sources generates new ones.
+//! Only proved values reach `g`.
 //!
 //! Small tables ([`Chain::Host`]): a round of `spec` advances few heaps when options reach few
 //! heaps back, so the CPU's speculative loop ([`Speculative`]) makes the candidates, one block
@@ -19,13 +24,14 @@
 //! the loop on the host, and the kernels (whose `verify` reads no table) stay.
 
 use super::device::Gpu;
-use super::launch::{Buffers, Kernels, Resident, Timed, SLOTS};
+use super::launch::{Buffers, Flags, Kernels, Resident, Timed, SLOTS};
 use crate::cpu::{self, Speculative};
 use crate::gpu_error::GpuError;
 use crate::run::{GpuTimings, Notice, SolveError};
 use crate::values::ValueStore;
-use crate::verify::{Prove, Refuted, Verifier};
-use octal_core::codec::{value_bits, Codec};
+use crate::verify::{Failure, Prove, Refuted, Verifier};
+use cudarc::driver::CudaStream;
+use octal_core::codec::{value_bits, Codec, LoopTable};
 use octal_core::exact;
 use octal_core::{Code, RareTable, Rules, SparseSpace};
 use std::collections::VecDeque;
@@ -48,38 +54,68 @@ fn window() -> u32 {
         .clamp(32, kernels_gen::WINDOW_MAX) as u32
 }
 
-/// Heaps of the first block of a device run; blocks double up to `MAX_BLOCK` (and
-/// [`Resident::max_block`], an eighth of the device's ring).
+/// Heaps of the first block of a device run; blocks double up to [`Resident::max_block`] (an
+/// eighth of the device's ring, at most `launch::MAX_BLOCK`).
 const MIN_BLOCK: usize = 1 << 16;
-const MAX_BLOCK: usize = 1 << 24;
 
-/// Heaps of the device's ring (the last heaps, codes and values) unless the options reach
-/// farther: 2^26 heaps, 192 MiB with one-byte codes, and 32 MiB of values for the prefix (a
-/// quarter of the ring). The device's memory bounds nothing else: a run of any length fits.
+/// The least block after a correction: blocks start at twice the heaps between the last two
+/// corrections (a block past a wrong candidate is thrown away), and no smaller than this.
+const MIN_GROWING_BLOCK: usize = 1 << 10;
+
+/// Splits of each kind the `verify` kernel tries a heap before it flags the heap for an exact
+/// check: while the table grows, at first and at most (the warp of every new rare heap tries
+/// them all, while a heap flagged in vain costs a pass of the `mex` kernel), and for a settled
+/// table (a heap that needs more is rare).
+const GROWING_BUDGET: u64 = 1 << 14;
+const MAX_GROWING_BUDGET: u64 = 1 << 17;
+const MAX_BUDGET: u64 = 1 << 24;
+
+/// Heaps of the device's ring (the last heaps, codes and values) at least: 2^26 heaps, 192 MiB
+/// with one-byte codes, and 32 MiB of values for the prefix (a quarter of the ring).
 const RING: usize = 1 << 26;
 
-/// What the device keeps for a run whose options reach `reach` heaps back.
-pub fn resident(reach: usize) -> Resident {
-    let ring = RING.max((2 * (reach + 16)).next_power_of_two());
+/// The largest ring: 2^32 heaps (the kernels index it with 32-bit arithmetic), 8 GiB of values,
+/// 4 or 8 GiB of codes and 2 GiB of first heaps.
+const MAX_RING: usize = 1 << 32;
+
+/// What the device keeps for a run to `n` heaps whose options reach `reach` heaps back: every
+/// heap up to 2^31 (the `mex` kernel then finds every option of a heap on the device), and the
+/// last 2^32 beyond. A run of any length fits: the device's memory bounds nothing.
+pub fn resident(reach: usize, n: usize) -> Resident {
+    let ring = RING
+        .max((2 * (reach + 16)).next_power_of_two())
+        .max((2 * n).next_power_of_two().min(MAX_RING));
     Resident {
         prefix: ring / 4,
         ring,
     }
 }
 
-/// Heaps the CPU engine computes after a table correction, at first and at most (the stretch
-/// doubles while corrections follow each other closely on the device).
-const MIN_CPU_STRETCH: usize = 1 << 15;
-const MAX_CPU_STRETCH: usize = 1 << 24;
-
 /// How a device run ended.
 enum Ended {
-    /// `g` holds the heaps asked for, or `stop` asked to end.
+    /// `g` holds the heaps asked for.
     Done,
-    /// A candidate was wrong: the table gets this heap and value.
+    /// `stop` asked to end.
+    Stopped,
+    /// A candidate was wrong: `g` ends with the heap's true value.
     Wrong { heap: usize, value: u16 },
     /// A mex left the code space: codes need another bit.
     Widen,
+}
+
+/// Whether the kernels may compute heaps whose options reach rare heaps: a rare source is
+/// dropped, which is right when a rare value keeps its class across every single-heap move (a
+/// domain-type space flips it across an odd one; such games start past `hot_from`).
+fn rare_sources_allowed(rules: &Rules, space: SparseSpace) -> bool {
+    rules
+        .single
+        .iter()
+        .all(|&d| space.rare_parity(0) == space.rare_parity(d))
+}
+
+/// Bits of `v` (at least 1).
+fn bits_of_value(v: u16) -> u32 {
+    (u16::BITS - v.leading_zeros()).max(1)
 }
 
 /// Entries of the speculative loop (rare heaps times breaking digits) up to which the CPU
@@ -137,66 +173,112 @@ pub fn extend(
         );
     }
     let verifier = Verifier::new(&rules, space);
-    // Heaps the CPU engine computes before the device takes over again (after a correction).
-    let mut on_cpu = 0;
-    let mut stretch = MIN_CPU_STRETCH;
+    let allowed = rare_sources_allowed(&rules, space);
+    // Bits the kernels' values need at least (the CPU's floor of 9 bits aside: kernels for rare
+    // sources keep a code spare for the sentinel, and one-byte codes hold values below 2^8).
+    let mut need = g.iter().copied().max().map_or(1, bits_of_value).max(
+        table
+            .entries()
+            .iter()
+            .map(|e| bits_of_value(e.1))
+            .max()
+            .unwrap_or(1),
+    );
+    if bits > octal_core::codec::MIN_VALUE_BITS {
+        need = need.max(bits);
+    }
     while g.len() < n {
+        let hot_from = LoopTable::new(&rules, space, &table).hot_from;
+        let rare_sources = g.len() < hot_from;
+        if rare_sources && !allowed {
+            let from = g.len();
+            table = cpu::extend(
+                &rules,
+                space,
+                table,
+                bits,
+                None,
+                g,
+                hot_from.min(n),
+                verify,
+                notify,
+                stop,
+            )?
+            .table;
+            bits = bits.max(bits_of(&g[from..]));
+            need = need.max(bits_of(&g[from..]));
+            timings.on_cpu += g.len() - from;
+            if g.len() < hot_from.min(n) {
+                break; // `stop` ended the run
+            }
+            continue;
+        }
         let game = kernels_gen::Game {
             code,
             space,
             table: &table,
-            value_bits: bits,
+            value_bits: need,
+            rare_sources,
         };
-        let hot_from = kernels_gen::Layout::new(&game)
-            .map_err(GpuError::from)?
-            .hot_from;
-        if g.len() < hot_from || on_cpu > 0 {
+        let setup = Instant::now();
+        let (kernels, compiled) = gpu.kernels(&game)?;
+        timings.compiled += usize::from(compiled);
+        if g.len() < kernels.layout.hot_from {
             let from = g.len();
-            let to = hot_from.max(from + on_cpu).min(n);
+            let to = kernels.layout.hot_from.min(n);
             table = cpu::extend(
                 &rules, space, table, bits, None, g, to, verify, notify, stop,
             )?
             .table;
-            bits = bits.max(bits_of(&g[from..]));
             timings.on_cpu += g.len() - from;
-            on_cpu = 0;
             if g.len() < to {
                 break; // `stop` ended the run
             }
             continue;
         }
-        let (kernels, compiled) = gpu.kernels(&game)?;
-        timings.compiled += usize::from(compiled);
-        let start = g.len();
-        let keep = keep.unwrap_or_else(|| resident(kernels.layout.reach));
-        let ended = DeviceRun::new(gpu, &kernels, space, g, keep)?
-            .run(&verifier, g, n, verify, stop, timings)?;
-        match ended {
-            Ended::Done => break,
-            Ended::Wrong { heap, value } => {
-                let rare = space.is_rare(heap, value);
-                table.set(heap, rare.then_some(value));
-                bits = bits.max(bits_of(&[value]));
-                notify(Notice::TableCorrected {
-                    heap,
-                    value,
-                    rare,
-                    table_len: table.len(),
-                });
-                // Each table needs new kernels (a compilation costs what the CPU engine needs
-                // for ~10^5 heaps), and corrections come in bursts while a table settles: the
-                // CPU engine, which takes corrections in its stride, goes on for a stretch that
-                // doubles while the device proves few heaps between corrections.
-                stretch = if heap - start < 4 * stretch {
-                    (2 * stretch).min(MAX_CPU_STRETCH)
-                } else {
-                    MIN_CPU_STRETCH
-                };
-                on_cpu = stretch;
+        let keep = keep.unwrap_or_else(|| resident(kernels.layout.reach, n));
+        let mut run = DeviceRun::new(gpu, &kernels, space, g, keep, verify)?;
+        let mut options = kernels.layout.options.clone();
+        timings.setup += setup.elapsed();
+        // Kernels for rare sources run while options reach rare heaps (to `hot_from`, which each
+        // new rare heap moves); past it the faster ones take over (one-byte codes for 9 bits).
+        let mut until = if rare_sources { hot_from.min(n) } else { n };
+        // Some(true): ended; Some(false): wider codes; None: new kernels.
+        let ended = loop {
+            match run.run(&verifier, g, until, verify, stop, timings)? {
+                Ended::Wrong { heap, value } => {
+                    until = until.max((2 * heap + rules.t + 1).min(n));
+                    let rare = space.is_rare(heap, value);
+                    table.set(heap, rare.then_some(value));
+                    bits = bits.max(bits_of(&[value]));
+                    need = need.max(bits_of_value(value));
+                    notify(Notice::TableCorrected {
+                        heap,
+                        value,
+                        rare,
+                        table_len: table.len(),
+                    });
+                    // The same kernels go on when they compute rare sources, the value fits
+                    // their codes and the table their room.
+                    if !rare_sources
+                        || need > kernels.layout.value_bits
+                        || !run.correct(&rules, &mut options, heap, value, rare)?
+                    {
+                        break None;
+                    }
+                }
+                Ended::Done => break None,
+                Ended::Stopped => break Some(true),
+                Ended::Widen => break Some(false),
             }
-            Ended::Widen => {
-                bits += 1;
-                if bits > kernels_gen::MAX_VALUE_BITS {
+        };
+        match ended {
+            None => {}
+            Some(true) => break,
+            Some(false) => {
+                need = kernels.layout.value_bits + 1;
+                bits = bits.max(need);
+                if need > kernels_gen::MAX_VALUE_BITS {
                     return Err(GpuError::Generate(kernels_gen::GenError::TooWide { bits }).into());
                 }
                 notify(Notice::Widened { bits });
@@ -284,9 +366,10 @@ impl<'a> DeviceProver<'a> {
             space,
             table,
             value_bits: bits,
+            rare_sources: false,
         };
         let (kernels, compiled) = gpu.kernels(&game)?;
-        let keep = keep.unwrap_or_else(|| resident(kernels.layout.reach));
+        let keep = keep.unwrap_or_else(|| resident(kernels.layout.reach, 0));
         let mut buf = kernels.buffers(&gpu.stream, keep).map_err(GpuError::from)?;
         let first = keep.first().min(g.len());
         gpu.stream
@@ -338,6 +421,7 @@ impl<'a> DeviceProver<'a> {
             space: self.space,
             table: &self.table,
             value_bits: bits,
+            rare_sources: false,
         };
         self.kernels = self.gpu.kernels(&game)?.0;
         self.bits = bits;
@@ -357,21 +441,36 @@ impl Prove for DeviceProver<'_> {
         self.upload(g, hi)?;
         while from < hi {
             let stream = &self.gpu.stream;
-            let timed = self
-                .kernels
-                .verify(stream, &mut self.buf, 0, from as u64, hi as u64)?;
+            let timed = self.kernels.verify(
+                stream,
+                &mut self.buf,
+                0,
+                from as u64,
+                hi as u64,
+                MAX_BUDGET,
+            )?;
             timed.wait()?;
             *self.device_time.lock().expect("no panic holds it") += timed.elapsed()?;
-            let Some(heap) = self.kernels.flagged(stream, &self.buf, 0)? else {
+            let flags = self.kernels.flagged(stream, &self.buf, 0)?;
+            let heaps = flags.heaps_below(hi as u64);
+            let Some(&least) = heaps.first() else {
                 break;
             };
-            let heap = heap as usize;
-            match exact::with_marks(|m| self.verifier.check(g, heap, m)) {
-                Ok(()) => from = heap + 1,
-                Err(refuted) => {
-                    self.clean_to = heap;
-                    return Ok(Err(refuted));
-                }
+            let (verdict, _) = settle(
+                &self.kernels,
+                stream,
+                &mut self.buf,
+                &self.verifier,
+                g,
+                &heaps,
+            )?;
+            if let Err(refuted) = verdict {
+                self.clean_to = least as usize;
+                return Ok(Err(refuted));
+            }
+            match flags.first {
+                Some(f) if (f as usize) < hi => from = f as usize + 1,
+                _ => break,
             }
         }
         self.clean_to = hi;
@@ -379,27 +478,36 @@ impl Prove for DeviceProver<'_> {
     }
 
     fn max_block(&self) -> usize {
-        MAX_BLOCK.min(self.buf.resident.max_block())
+        self.buf.resident.max_block()
     }
 }
 
-/// One rare table's run on the device.
+/// One device run: the kernels for one source, its buffers, and how it goes on.
 struct DeviceRun<'a> {
     gpu: &'a Gpu,
     kernels: &'a Kernels,
     buf: Buffers,
+    codec: Codec,
+    /// Heaps of the next run's first block.
+    block: usize,
+    /// Splits of each kind `verify` tries a heap (see [`GROWING_BUDGET`]).
+    budget: u64,
+    /// The heap of the last correction.
+    corrected: usize,
 }
 
 impl<'a> DeviceRun<'a> {
     /// Uploads what the device keeps of the proved values `g`: the first heaps, the last half ring
-    /// of values (verification reads at most a quarter ring and a block back) and the codes the
-    /// options read.
+    /// of values and codes (options reach at most half a ring back; verification at most a
+    /// quarter ring and a block), a rare heap's code the sentinel where the kernels take rare
+    /// sources.
     fn new(
         gpu: &'a Gpu,
         kernels: &'a Kernels,
         space: SparseSpace,
         g: &[u16],
         keep: Resident,
+        verify: bool,
     ) -> Result<DeviceRun<'a>, GpuError> {
         let l = &kernels.layout;
         let need = keep.bytes(l.code_bytes);
@@ -416,25 +524,93 @@ impl<'a> DeviceRun<'a> {
         let start = g.len();
         let codec = Codec::new(space);
         let stream = &gpu.stream;
-        let from = start - l.reach;
-        for (at, heaps) in keep.pieces(from, start) {
-            let codes: Vec<u8> = g[heaps]
-                .iter()
-                .flat_map(|&v| {
-                    let c = codec.encode(v).to_le_bytes();
-                    c.into_iter().take(l.code_bytes)
-                })
+        let back = start.saturating_sub(keep.ring / 2);
+        for (at, heaps) in keep.pieces(back, start) {
+            let codes: Vec<u8> = heaps
+                .clone()
+                .zip(&g[heaps])
+                .flat_map(|(h, &v)| code_bytes(&codec, l, v, space.is_rare(h, v)))
                 .collect();
             let at = at * l.code_bytes;
             stream.memcpy_htod(&codes, &mut buf.codes.slice_mut(at..at + codes.len()))?;
         }
         let first = keep.first().min(start);
         stream.memcpy_htod(&g[..first], &mut buf.first.slice_mut(..first))?;
-        for (at, heaps) in keep.pieces(start.saturating_sub(keep.ring / 2), start) {
+        for (at, heaps) in keep.pieces(back, start) {
             let len = heaps.len();
             stream.memcpy_htod(&g[heaps], &mut buf.values.slice_mut(at..at + len))?;
         }
-        Ok(DeviceRun { gpu, kernels, buf })
+        let budget = if l.rare_sources && verify {
+            GROWING_BUDGET
+        } else {
+            MAX_BUDGET
+        };
+        Ok(DeviceRun {
+            gpu,
+            kernels,
+            buf,
+            codec,
+            block: if l.rare_sources {
+                MIN_GROWING_BLOCK
+            } else {
+                MIN_BLOCK
+            }
+            .min(keep.max_block()),
+            budget,
+            corrected: start,
+        })
+    }
+
+    /// Whether the kernels take rare sources (the table grows).
+    fn grows(&self) -> bool {
+        self.kernels.layout.rare_sources
+    }
+
+    /// Makes heap `heap` (the last of `g`) hold `value` on the device, a rare heap (`rare`) with
+    /// its options joining the table `options` (the device's, sorted by distance), so that the
+    /// run goes on after it. False when the table outgrows the kernels' room or the ring: new
+    /// kernels, then.
+    fn correct(
+        &mut self,
+        rules: &Rules,
+        options: &mut Vec<(usize, u16)>,
+        heap: usize,
+        value: u16,
+        rare: bool,
+    ) -> Result<bool, GpuError> {
+        let l = &self.kernels.layout;
+        let mut from = options.len();
+        if rare && heap >= 1 {
+            let code = self.codec.encode(value);
+            for &i in &rules.breaking {
+                let o = (i + heap, code);
+                let at = options.partition_point(|&p| p <= o);
+                options.insert(at, o);
+                from = from.min(at);
+            }
+        }
+        let reach = options.last().map_or(0, |o| o.0);
+        let keep = self.buf.resident;
+        if !l.fits(options.len(), reach) || reach + 16 > keep.ring / 2 {
+            return Ok(false);
+        }
+        let stream = &self.gpu.stream;
+        if from < options.len() {
+            self.kernels
+                .set_options(stream, &mut self.buf, from, &options[from..])?;
+        }
+        let at = heap % keep.ring;
+        let codes = code_bytes(&self.codec, l, value, rare);
+        let (lo, hi) = (at * l.code_bytes, (at + 1) * l.code_bytes);
+        stream.memcpy_htod(&codes, &mut self.buf.codes.slice_mut(lo..hi))?;
+        stream.memcpy_htod(&[value], &mut self.buf.values.slice_mut(at..at + 1))?;
+        if heap < keep.first() {
+            stream.memcpy_htod(&[value], &mut self.buf.first.slice_mut(heap..heap + 1))?;
+        }
+        let gap = heap - self.corrected;
+        self.corrected = heap;
+        self.block = (2 * gap).clamp(MIN_GROWING_BLOCK, keep.max_block());
+        Ok(true)
     }
 
     /// Runs blocks through the device until `g` holds `n` heaps, a candidate is wrong, a mex
@@ -452,13 +628,21 @@ impl<'a> DeviceRun<'a> {
         timings: &mut GpuTimings,
     ) -> Result<Ended, SolveError> {
         let window = window().min(self.kernels.max_window());
-        let max_block = MAX_BLOCK.min(self.buf.resident.max_block());
-        let mut block = MIN_BLOCK.min(max_block);
+        let max_block = self.buf.resident.max_block();
+        let mut block = self.block;
         let mut queue = VecDeque::new();
         let mut next = g.len();
         let mut slot = 0;
         loop {
-            while queue.len() < SLOTS && next < n {
+            // While the table grows, blocks wait for the one before to be proved until they
+            // reach MIN_BLOCK: the work queued past a wrong candidate is thrown away, and its
+            // verification (every heap fails) would hold the device up.
+            let depth = if self.grows() && block < MIN_BLOCK {
+                1
+            } else {
+                SLOTS
+            };
+            while queue.len() < depth && next < n {
                 let hi = (next + block).min(n);
                 queue.push_back(self.enqueue(slot, next, hi, window, verify)?);
                 (next, slot) = (hi, (slot + 1) % SLOTS);
@@ -481,7 +665,7 @@ impl<'a> DeviceRun<'a> {
             let failed = if let Some(check) = &q.check {
                 timings.verify += check.elapsed()?;
                 let flagged = self.kernels.flagged(copy, &self.buf, q.slot)?;
-                let failed = self.prove(verifier, g, q.lo, hi, q.slot, flagged)?;
+                let failed = self.prove(verifier, g, q.lo, hi, q.slot, flagged, timings)?;
                 timings.verified += g.len() - q.lo;
                 failed
             } else {
@@ -492,7 +676,7 @@ impl<'a> DeviceRun<'a> {
                 return Ok(f);
             }
             if verify && stop(g)? {
-                return Ok(Ended::Done);
+                return Ok(Ended::Stopped);
             }
             if done.overflow.is_some() {
                 return Ok(Ended::Widen);
@@ -518,7 +702,15 @@ impl<'a> DeviceRun<'a> {
             kernels.copy_out(stream, &mut self.buf, slot, lo, hi)
         })?;
         let check = if verify {
-            Some(kernels.verify(&gpu.check, &mut self.buf, slot, lo as u64, hi as u64)?)
+            let budget = self.budget;
+            Some(kernels.verify(
+                &gpu.check,
+                &mut self.buf,
+                slot,
+                lo as u64,
+                hi as u64,
+                budget,
+            )?)
         } else {
             None
         };
@@ -555,9 +747,12 @@ impl<'a> DeviceRun<'a> {
     }
 
     /// Appends the proved values of heaps `lo .. hi` (a block in `slot`, whose verification
-    /// flagged `flagged`) to `g`. A flagged heap is checked on the CPU: if its candidate stands
-    /// (a rare candidate, proved by the full mex), the rest of the block is verified again after
-    /// it; if not, `g` ends with its true value.
+    /// flagged `flags`) to `g`. The flagged heaps are checked exactly ([`settle`]): if their
+    /// candidates stand, the rest of the block past the least heap the list left out is verified
+    /// again; if one does not, `g` ends with its true value. The budget doubles while many
+    /// flagged heaps stand (each costs the `mex` kernel a pass over its options) and halves when
+    /// a correction came alone (its warp paid the budget for nothing).
+    #[allow(clippy::too_many_arguments)]
     fn prove(
         &mut self,
         verifier: &Verifier,
@@ -565,40 +760,95 @@ impl<'a> DeviceRun<'a> {
         lo: usize,
         hi: usize,
         slot: usize,
-        mut flagged: Option<u64>,
+        mut flags: Flags,
+        timings: &mut GpuTimings,
     ) -> Result<Option<Ended>, SolveError> {
         let mut from = lo;
-        while from < hi {
-            let heap = match flagged {
-                Some(f) if (f as usize) < hi => f as usize,
-                _ => {
-                    self.fetch(g, slot, lo, from, hi)?;
-                    break;
-                }
+        loop {
+            let heaps = flags.heaps_below(hi as u64);
+            let Some(&last) = heaps.last() else {
+                self.fetch(g, slot, lo, from, hi)?;
+                return Ok(None);
             };
-            self.fetch(g, slot, lo, from, heap + 1)?;
-            match exact::with_marks(|m| verifier.check(g, heap, m)) {
-                Ok(()) => from = heap + 1,
+            let last = last as usize;
+            self.fetch(g, slot, lo, from, last + 1)?;
+            let started = Instant::now();
+            let copy = &self.gpu.copy;
+            let (verdict, stood) = settle(self.kernels, copy, &mut self.buf, verifier, g, &heaps)?;
+            timings.checked += heaps.len();
+            timings.check += started.elapsed();
+            if self.grows() && self.budget < MAX_GROWING_BUDGET && 256 * stood > hi - lo {
+                self.budget *= 2;
+            }
+            match verdict {
+                Ok(()) => {}
                 Err(Refuted::Wrong(f)) => {
-                    g.truncate(heap);
+                    if self.grows() && stood == 0 {
+                        self.budget = (self.budget / 2).max(GROWING_BUDGET);
+                    }
+                    g.truncate(f.heap);
                     g.push(f.value)?;
                     return Ok(Some(Ended::Wrong {
-                        heap,
+                        heap: f.heap,
                         value: f.value,
                     }));
                 }
                 Err(Refuted::Overflow(o)) => return Err(o.into()),
             }
-            if from < hi {
-                let copy = &self.gpu.copy;
-                self.kernels
-                    .verify(copy, &mut self.buf, slot, from as u64, hi as u64)?
-                    .wait()?;
-                flagged = self.kernels.flagged(copy, &self.buf, slot)?;
+            from = last + 1;
+            match flags.first {
+                Some(f) if (f as usize) < hi && from < hi => {
+                    let budget = self.budget;
+                    self.kernels
+                        .verify(copy, &mut self.buf, slot, from as u64, hi as u64, budget)?
+                        .wait()?;
+                    flags = self.kernels.flagged(copy, &self.buf, slot)?;
+                }
+                _ => {
+                    self.fetch(g, slot, lo, from, hi)?;
+                    return Ok(None);
+                }
             }
         }
-        Ok(None)
     }
+}
+
+/// Checks the candidates of `heaps` (flagged, in increasing order; `g` holds the candidates up to
+/// the last, and the device the same) exactly: by the `mex` kernel where the device holds all the
+/// options of a heap, else on the CPU. Returns the first that is wrong (every heap before it
+/// stands), and how many stood.
+fn settle(
+    kernels: &Kernels,
+    stream: &Arc<CudaStream>,
+    buf: &mut Buffers,
+    verifier: &Verifier,
+    g: &[u16],
+    heaps: &[u64],
+) -> Result<(Result<(), Refuted>, usize), SolveError> {
+    let keep = buf.resident;
+    let on_device: Vec<u64> = heaps
+        .iter()
+        .copied()
+        .filter(|&h| keep.holds_options_of(h as usize))
+        .collect();
+    let mut exact_values = kernels.mex(stream, buf, &on_device)?.into_iter();
+    for (stood, &h) in heaps.iter().enumerate() {
+        let heap = h as usize;
+        let on_device = if keep.holds_options_of(heap) {
+            exact_values.next().flatten()
+        } else {
+            None
+        };
+        let verdict = match on_device {
+            Some(v) if v == g[heap] => Ok(()),
+            Some(value) => Err(Refuted::Wrong(Failure { heap, value })),
+            None => exact::with_marks(|m| verifier.check(g, heap, m)),
+        };
+        if verdict.is_err() {
+            return Ok((verdict, stood));
+        }
+    }
+    Ok((Ok(()), heaps.len()))
 }
 
 impl Drop for DeviceRun<'_> {
@@ -622,4 +872,15 @@ struct Queued {
     values: Timed,
     /// The verification, when verifying.
     check: Option<Timed>,
+}
+
+/// The code bytes of heap `h` with value `v` on the device (little-endian, the layout's width):
+/// the sentinel (all ones) for a rare heap where the kernels take rare sources.
+fn code_bytes(codec: &Codec, l: &kernels_gen::Layout, v: u16, rare: bool) -> Vec<u8> {
+    let code = if l.rare_sources && rare {
+        u16::MAX
+    } else {
+        codec.encode(v)
+    };
+    code.to_le_bytes()[..l.code_bytes].to_vec()
 }

@@ -7,7 +7,7 @@ use cudarc::driver::{
     CudaEvent, CudaFunction, CudaModule, CudaSlice, CudaStream, DriverError, LaunchConfig,
     PushKernelArg,
 };
-use kernels_gen::{ctl, Layout, FAR_SLOTS, VERIFY_PAD, VERIFY_THREADS, WINDOW_MAX};
+use kernels_gen::{ctl, Layout, FAR_SLOTS, FLAG_SLOTS, VERIFY_PAD, VERIFY_THREADS, WINDOW_MAX};
 use std::ops::Range;
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,18 +15,43 @@ use std::time::Duration;
 /// Threads of a `decode` block.
 const DECODE_THREADS: u32 = 256;
 
+/// The most heaps of a block.
+pub const MAX_BLOCK: usize = 1 << 24;
+
+/// The most heaps one `mex` launch settles: a block's list and the least heap past it.
+pub const MEX_HEAPS: usize = FLAG_SLOTS + 1;
+
+/// The heaps one verification flagged for the host: every heap below `first` that failed is in
+/// `listed` (sorted); the heaps past `first` were not all verified.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Flags {
+    pub listed: Vec<u64>,
+    pub first: Option<u64>,
+}
+
+impl Flags {
+    /// The heaps below `hi` to check, in order: the listed ones, then `first`.
+    pub fn heaps_below(&self, hi: u64) -> Vec<u64> {
+        let mut heaps: Vec<u64> = self.listed.iter().copied().filter(|&h| h < hi).collect();
+        heaps.extend(self.first.filter(|&h| h < hi));
+        heaps
+    }
+}
+
 /// Blocks on the device at once: the one the host is taking (its proof read, its values
 /// fetched, perhaps one heap re-verified) and two queued behind it, so the device never waits
 /// for the host. Each has its own control words, failure word and copy of its values.
 pub const SLOTS: usize = 3;
 
-/// The three kernels of one generated module, with the layout they were generated for, the
+/// The four kernels of one generated module, with the layout they were generated for, the
 /// number of `spec` blocks that run at once (one per SM, all resident: the launch is cooperative)
 /// and the shared memory each asks for.
+#[derive(Clone)]
 pub struct Kernels {
     spec: CudaFunction,
     decode: CudaFunction,
     verify: CudaFunction,
+    mex: CudaFunction,
     spec_blocks: u32,
     spec_shared: usize,
     pub layout: Layout,
@@ -34,9 +59,10 @@ pub struct Kernels {
 
 /// Which heaps the device keeps: the values of the first `prefix` (and [`VERIFY_PAD`] more: the
 /// smaller parts of the splits that verification tries) and the codes and values of the last
-/// `ring` (a power of two, at least 16), heap h at h % `ring`. A run of any length fits: at most
-/// [`SLOTS`] blocks of at most `ring / 8` heaps are on the device at once, options reach at most
-/// `ring / 2` back, and verification at most `prefix + VERIFY_PAD` (`prefix <= ring / 4`) back.
+/// `ring` (a power of two, at least 16, at most 2^32), heap h at h % `ring`. A run of any length
+/// fits: at most [`SLOTS`] blocks of at most `ring / 8` heaps are on the device at once, options
+/// reach at most `ring / 2` back, and verification at most `prefix + VERIFY_PAD`
+/// (`prefix <= ring / 4`) back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Resident {
     pub prefix: usize,
@@ -53,7 +79,14 @@ impl Resident {
     /// a prefix and [`VERIFY_PAD`] back from the oldest, nothing a kernel still reads is
     /// overwritten in the ring (3/8 + 1/4 of it, and the pad).
     pub fn max_block(&self) -> usize {
-        self.ring / 8
+        (self.ring / 8).min(MAX_BLOCK)
+    }
+
+    /// Whether every option of heap `n` lies on the device once heaps up to `n` are there (and
+    /// [`SLOTS`] blocks past it): its smaller parts in the first heaps, its larger ones in the
+    /// ring. The `mex` kernel needs that.
+    pub fn holds_options_of(&self, n: usize) -> bool {
+        n / 2 < self.first() && n / 2 + SLOTS * self.max_block() < self.ring
     }
 
     /// Heaps whose values the device keeps from the start.
@@ -85,11 +118,17 @@ pub struct Buffers {
     /// Values of the first `resident.first()` heaps.
     pub first: CudaSlice<u16>,
     /// By slot (see [`SLOTS`]; separate buffers, so that reading one waits for no other): the
-    /// control words of `spec`, the least heap that failed verification (`u64::MAX`: none), and
-    /// the block's values, copied out of the ring for the host.
+    /// control words of `spec`, the heaps verification flagged (see [`Flags`]), and the block's
+    /// values, copied out of the ring for the host.
     pub ctl: Vec<CudaSlice<u64>>,
-    pub first_fail: Vec<CudaSlice<u64>>,
+    pub flags: Vec<CudaSlice<u64>>,
     pub out: Vec<CudaSlice<u16>>,
+    /// The hot options (distance, code), sorted by distance, and how many are in use.
+    pub options: CudaSlice<u32>,
+    pub n_options: usize,
+    /// The `mex` kernel's heaps, and its bitsets of values (one a heap).
+    pub mex_heaps: CudaSlice<u64>,
+    pub seen: CudaSlice<u32>,
     pub resident: Resident,
 }
 
@@ -175,6 +214,7 @@ impl Kernels {
             spec,
             decode: module.load_function("decode")?,
             verify: module.load_function("verify")?,
+            mex: module.load_function("mex")?,
             spec_blocks: sms,
             spec_shared,
             layout,
@@ -194,10 +234,10 @@ impl Kernels {
         stream: &Arc<CudaStream>,
         resident: Resident,
     ) -> Result<Buffers, DriverError> {
-        assert!(resident.ring.is_power_of_two() && resident.ring >= 16);
+        assert!(resident.ring.is_power_of_two() && resident.ring >= 16 && resident.ring <= 1 << 32);
         assert!(resident.prefix >= 1 && resident.prefix <= resident.ring / 4);
         assert!(self.layout.reach + 16 <= resident.ring / 2);
-        Ok(Buffers {
+        let mut b = Buffers {
             // Padded: `spec` reads codes in 16-byte groups.
             codes: stream.alloc_zeros::<u8>(resident.ring * self.layout.code_bytes + 16)?,
             values: stream.alloc_zeros::<u16>(resident.ring)?,
@@ -205,14 +245,58 @@ impl Kernels {
             ctl: (0..SLOTS)
                 .map(|_| stream.alloc_zeros::<u64>(ctl::WORDS))
                 .collect::<Result<_, _>>()?,
-            first_fail: (0..SLOTS)
-                .map(|_| stream.clone_htod(&[u64::MAX]))
+            flags: (0..SLOTS)
+                .map(|_| stream.alloc_zeros::<u64>(2 + FLAG_SLOTS))
                 .collect::<Result<_, _>>()?,
             out: (0..SLOTS)
                 .map(|_| stream.alloc_zeros::<u16>(resident.max_block()))
                 .collect::<Result<_, _>>()?,
+            options: stream.alloc_zeros::<u32>(2)?,
+            n_options: 0,
+            mex_heaps: stream.alloc_zeros::<u64>(MEX_HEAPS)?,
+            seen: stream.alloc_zeros::<u32>(MEX_HEAPS * self.value_words())?,
             resident,
-        })
+        };
+        self.set_options(stream, &mut b, 0, &self.layout.options)?;
+        Ok(b)
+    }
+
+    /// Makes `options` the hot options from index `from` on (those before stay), on `stream`:
+    /// the table grows as data. The array doubles when full (a new allocation, no compilation).
+    pub fn set_options(
+        &self,
+        stream: &Arc<CudaStream>,
+        b: &mut Buffers,
+        from: usize,
+        options: &[(usize, u16)],
+    ) -> Result<(), DriverError> {
+        assert!(from <= b.n_options && !(from == 0 && options.is_empty()));
+        let n = from + options.len();
+        assert!(self.layout.fits(n, options.last().map_or(0, |o| o.0)));
+        if 2 * n > b.options.len() {
+            let mut grown = stream.alloc_zeros::<u32>((4 * n).next_power_of_two())?;
+            if from > 0 {
+                stream.memcpy_dtod(
+                    &b.options.slice(..2 * from),
+                    &mut grown.slice_mut(..2 * from),
+                )?;
+            }
+            b.options = grown;
+        }
+        let words: Vec<u32> = options
+            .iter()
+            .flat_map(|&(d, c)| {
+                [
+                    u32::try_from(d).expect("distances below 2^32"),
+                    u32::from(c),
+                ]
+            })
+            .collect();
+        if !words.is_empty() {
+            stream.memcpy_htod(&words, &mut b.options.slice_mut(2 * from..2 * n))?;
+        }
+        b.n_options = n;
+        Ok(())
     }
 
     /// Enqueues the speculation of the codes of heaps `lo .. hi` (a block: at most
@@ -232,6 +316,8 @@ impl Kernels {
         let l = &self.layout;
         assert!(lo >= l.hot_from as u64 && lo < hi && hi - lo <= b.resident.max_block() as u64);
         assert!(window >= 1 && window <= self.max_window());
+        assert!(b.n_options >= 1 && b.options.len() >= 2 * b.n_options);
+        let n_options = b.n_options as u32;
         let cmask = b.resident.ring as u64 - 1;
         let mut words = [u64::MAX; ctl::WORDS];
         words[ctl::ROUNDS] = 0;
@@ -244,11 +330,13 @@ impl Kernels {
         };
         Timed::around(stream, || {
             // SAFETY: matches `spec(code_t *codes, u64 cmask, u64 lo, u64 hi, unsigned window,
-            // u64 *ctl)` with the block size the layout generated it for and at least its
-            // dynamic shared memory (the attribute was raised in `load`; occupancy checked
-            // there). It reads codes of heaps lo - reach .. hi and writes codes of lo .. hi, each
-            // at heap & cmask (cmask + 1 = ring heaps, a multiple of 16: 16-byte groups stay
-            // inside `codes`, padded by 16 bytes), and the ctl::WORDS words of `ctl[slot]`. The
+            // u64 *ctl, const uint2 *table, unsigned n_options)` with the block size the layout
+            // generated it for and at least its dynamic shared memory (the attribute was raised
+            // in `load`; occupancy checked there). It reads codes of heaps lo - reach .. hi and
+            // writes codes of lo .. hi, each at heap & cmask (cmask + 1 = ring heaps, a multiple
+            // of 16: 16-byte groups stay inside `codes`, padded by 16 bytes), the ctl::WORDS
+            // words of `ctl[slot]`, and reads the n_options pairs of `options` (its length is
+            // at least twice that; the layout fits them: `set_options`). The
             // grid barrier needs every block resident: the launch is cooperative (the driver
             // refuses it otherwise) with one block per SM.
             unsafe {
@@ -260,6 +348,8 @@ impl Kernels {
                     .arg(&hi)
                     .arg(&window)
                     .arg(&mut b.ctl[slot])
+                    .arg(&b.options)
+                    .arg(&n_options)
                     .launch_cooperative(cfg)
             }?;
             Ok(())
@@ -336,7 +426,8 @@ impl Kernels {
     }
 
     /// Enqueues the proof of the candidates of heaps `lo .. hi` (at most a block) given the
-    /// values before them; the least heap that fails goes to `slot`'s failure word.
+    /// values before them, trying at most `budget` splits of each kind a heap; the least heap
+    /// that fails goes to `slot`'s failure word.
     pub fn verify(
         &self,
         stream: &Arc<CudaStream>,
@@ -344,9 +435,10 @@ impl Kernels {
         slot: usize,
         lo: u64,
         hi: u64,
+        budget: u64,
     ) -> Result<Timed, GpuError> {
         assert!(lo <= hi && hi - lo <= b.resident.max_block() as u64);
-        stream.memcpy_htod(&[u64::MAX], &mut b.first_fail[slot])?;
+        stream.memcpy_htod(&[u64::MAX, 0], &mut b.flags[slot].slice_mut(..2))?;
         if lo == hi {
             return Timed::around(stream, || Ok(()));
         }
@@ -354,10 +446,10 @@ impl Kernels {
         let cfg = grid((hi - lo) * 32, VERIFY_THREADS as u32);
         Timed::around(stream, || {
             // SAFETY: matches `verify(const u16 *g, const u16 *first, u64 prefix, u64 cmask, u64
-            // lo, u64 hi, u64 *first_fail)`, launched with the VERIFY_THREADS its static shared
+            // lo, u64 hi, u64 *flags, u64 budget)`, launched with the VERIFY_THREADS its static shared
             // memory is sized for, one warp per heap. The warp of heap n < hi reads values at
             // h & cmask in the ring (< ring heaps) and of heaps a < prefix + VERIFY_PAD in `first`
-            // (its length), and writes one u64 through `first_fail[slot]`.
+            // (its length), and writes the 2 + FLAG_SLOTS words of `flags[slot]` (its length).
             unsafe {
                 stream
                     .launch_builder(&self.verify)
@@ -367,23 +459,88 @@ impl Kernels {
                     .arg(&cmask)
                     .arg(&lo)
                     .arg(&hi)
-                    .arg(&mut b.first_fail[slot])
+                    .arg(&mut b.flags[slot])
+                    .arg(&budget)
                     .launch(cfg)
             }?;
             Ok(())
         })
     }
 
-    /// The least heap the verification whose result is in `slot` flagged (read on `stream`, once
-    /// it is done), if any.
+    /// Words of one heap's bitset of values in `seen`.
+    fn value_words(&self) -> usize {
+        (1 << self.layout.value_bits) / 32
+    }
+
+    /// G(n) of each of `heaps` (at most [`MEX_HEAPS`], each of whose options lies on the device:
+    /// [`Resident::holds_options_of`]) by the `mex` kernel on `stream` (waits for it); None where
+    /// G(n) is not below 2^value_bits.
+    pub fn mex(
+        &self,
+        stream: &Arc<CudaStream>,
+        b: &mut Buffers,
+        heaps: &[u64],
+    ) -> Result<Vec<Option<u16>>, GpuError> {
+        assert!(heaps.len() <= MEX_HEAPS);
+        assert!(heaps
+            .iter()
+            .all(|&h| b.resident.holds_options_of(h as usize)));
+        let Some(&most) = heaps.iter().max() else {
+            return Ok(Vec::new());
+        };
+        let words = self.value_words();
+        stream.memset_zeros(&mut b.seen.slice_mut(..heaps.len() * words))?;
+        stream.memcpy_htod(heaps, &mut b.mex_heaps.slice_mut(..heaps.len()))?;
+        let cmask = b.resident.ring as u64 - 1;
+        // A thread a few splits of the largest heap's first kind; at least one block a heap.
+        let mut cfg = grid((most / 2).div_ceil(8).min(1 << 20), VERIFY_THREADS as u32);
+        cfg.grid_dim.1 = heaps.len() as u32;
+        // SAFETY: matches `mex(const u16 *g, const u16 *first, u64 cmask, const u64 *heaps,
+        // unsigned *seen)` with VERIFY_THREADS threads a block (its static shared memory is one
+        // bitset), one grid row per heap (heaps.len() <= MEX_HEAPS, the length of `mex_heaps`).
+        // Row y reads values of heaps a <= n / 2 in `first` (shorter than `first()`:
+        // holds_options_of) and of heaps below n at h & cmask in the ring, and ors words into its
+        // `2^value_bits / 32` words of `seen` (MEX_HEAPS of them).
+        unsafe {
+            stream
+                .launch_builder(&self.mex)
+                .arg(&b.values)
+                .arg(&b.first)
+                .arg(&cmask)
+                .arg(&b.mex_heaps)
+                .arg(&mut b.seen)
+                .launch(cfg)
+        }?;
+        let seen = stream.clone_dtoh(&b.seen.slice(..heaps.len() * words))?;
+        Ok(seen
+            .chunks(words)
+            .map(|set| {
+                set.iter()
+                    .enumerate()
+                    .find(|(_, &w)| w != u32::MAX)
+                    .map(|(k, &w)| (32 * k) as u16 + w.trailing_ones() as u16)
+            })
+            .collect())
+    }
+
+    /// The heaps the verification whose result is in `slot` flagged (read on `stream`, once it
+    /// is done).
     pub fn flagged(
         &self,
         stream: &Arc<CudaStream>,
         b: &Buffers,
         slot: usize,
-    ) -> Result<Option<u64>, GpuError> {
-        let heap = stream.clone_dtoh(&b.first_fail[slot])?[0];
-        Ok((heap != u64::MAX).then_some(heap))
+    ) -> Result<Flags, GpuError> {
+        let words = stream.clone_dtoh(&b.flags[slot])?;
+        let first = (words[0] != u64::MAX).then_some(words[0]);
+        let count = (words[1] as usize).min(FLAG_SLOTS);
+        let mut listed: Vec<u64> = words[2..2 + count]
+            .iter()
+            .copied()
+            .filter(|&h| first.is_none_or(|f| h < f))
+            .collect();
+        listed.sort_unstable();
+        Ok(Flags { listed, first })
     }
 }
 

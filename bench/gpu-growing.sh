@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The GPU engine against the host's cores on games whose rare values keep coming: each game to N
+# heaps on the CPU (all cores) and on the GPU, then both runs resumed from their run directories
+# for the next STRETCH heaps; time, values per second and fnv1a64 of each (compare only within
+# one command). Usage: bench/gpu-growing.sh OCTAL N STRETCH [CODE...]
+set -u
+octal=$1 n=$2 stretch=$3; shift 3
+codes=${*:-.14 .04 .004 .114 .143 .1777}
+work=$(mktemp -d)
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+echo "host: $(nproc) cores"
+run() { # label, command...
+    local label=$1; shift
+    local start end out ms
+    start=$(date +%s%N)
+    out=$(timeout 550 "$@" --json --quiet 2>"$work/err")
+    end=$(date +%s%N)
+    ms=$(( (end - start) / 1000000 ))
+    python3 - "$label" "$ms" "$out" "$work/err" <<'PY'
+import json, sys
+label, ms, out, err = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+try:
+    j = json.loads(out)
+except ValueError:
+    print(f"{label}: failed after {ms / 1000:.1f} s: {open(err).read().strip()[-300:]}")
+    sys.exit()
+sp = j.get("sparse") or {}
+print(f"{label}: {ms / 1000:.1f} s, n {j['n']}, fnv1a64 {j['fnv1a64']}, engine {j['engine']}, "
+      f"rare {sp.get('rare_count')} (mask {sp.get('mask')}), last rare {sp.get('last_rare')}, "
+      f"max {j.get('max_value')} at {j.get('max_value_at')}")
+PY
+    grep -h '^gpu:' "$work/err" | sed "s/^/    /"
+}
+for code in $codes; do
+    run "$code cpu to $n" "$octal" solve "$code" -n "$n" --out "$work/cpu$code"
+    run "$code gpu to $n" "$octal" solve "$code" -n "$n" --gpu --out "$work/gpu$code"
+    to=$((n + stretch))
+    run "$code cpu $n..$to" "$octal" resume "$work/cpu$code" -n "$to"
+    run "$code gpu $n..$to" "$octal" resume "$work/gpu$code" -n "$to"
+done
+rm -rf "$work"
