@@ -136,6 +136,15 @@ fn sigkill_at_random_moments_loses_nothing() {
     let status = json(&octal(&["status", d, "--json"]));
     assert_eq!(status["fnv1a64"], direct["fnv1a64"]);
     assert_eq!(status["run"]["state"], "finished");
+    // The second check: every rare heap and a sample recomputed by the exact mex.
+    let checked = json(&octal(&["check", d, "--rare", "--sample", "300", "--json"]));
+    assert_eq!(checked["check"]["mismatches"], serde_json::json!([]));
+    assert_eq!(
+        checked["check"]["rare_recomputed"],
+        direct["sparse"]["rare_count"]
+    );
+    assert_eq!(checked["check"]["sample_recomputed"], 300);
+    assert_eq!(checked["powers_of_two"], direct["powers_of_two"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

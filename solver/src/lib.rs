@@ -23,6 +23,7 @@ pub mod gpu;
 pub mod gpu_error;
 pub mod period;
 pub mod plot;
+pub mod recheck;
 pub mod report;
 pub mod run;
 pub mod rundir;

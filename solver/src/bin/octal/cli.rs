@@ -47,8 +47,9 @@ pub enum Command {
     GpuInfo,
     /// Continue a run directory (also a finished one, to a larger -n).
     Resume(ResumeArgs),
-    /// Verify a run directory without changing it (checkpoint, header, every block).
-    Check(DirArgs),
+    /// Verify a run directory without changing it (checkpoint, header, every block); with
+    /// --rare and --sample, recompute values from scratch by the exact mex as well.
+    Check(CheckArgs),
     /// Print the summary of a run directory.
     Status(StatusArgs),
     /// Write the values of a run directory as a b-file, raw binary or CSV.
@@ -132,9 +133,19 @@ pub struct PlotArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct DirArgs {
+pub struct CheckArgs {
     /// The run directory.
     pub dir: PathBuf,
+    /// Recompute every rare heap's value (under the run's space) by the exact mex.
+    #[arg(long)]
+    pub rare: bool,
+    /// Recompute this many heaps drawn across the range (the same heaps for the same values).
+    #[arg(long, default_value_t = 0, value_name = "K")]
+    pub sample: usize,
+    /// Print one JSON object on stdout: the run's summary (with the fnv1a64 at every power of
+    /// two) and what was checked.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

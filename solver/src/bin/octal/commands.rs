@@ -12,7 +12,7 @@ use solver::run::{EngineChoice, Notice, Request};
 use solver::rundir::{self, Recorder};
 use solver::summary::{Summarizer, Summary};
 use solver::values::ValueStore;
-use solver::{export, plot, solve};
+use solver::{export, plot, recheck, solve};
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
@@ -250,20 +250,70 @@ fn execute(
 }
 
 /// `octal check`: verifies a run directory without changing it.
-pub fn check(args: &cli::DirArgs) -> Result<()> {
+pub fn check(args: &cli::CheckArgs) -> Result<()> {
     let (c, values) = rundir::check(&args.dir)?;
-    println!(
-        "{}: ok: {} verified values of {} in {} blocks, every checksum good{}",
-        args.dir.display(),
-        values.len(),
-        c.code,
-        values.len().div_ceil(rundir::BLOCK),
-        if c.finished {
-            " (finished)"
-        } else {
-            " (unfinished: octal resume continues it)"
+    let blocks = values.len().div_ceil(rundir::BLOCK);
+    let state = if c.finished {
+        " (finished)"
+    } else {
+        " (unfinished: octal resume continues it)"
+    };
+    let code = cli::parse_code(&c.code)?;
+    let space = c.space();
+    let recomputed = (args.rare || args.sample > 0).then(|| {
+        // The sample is drawn from the values' own fingerprint: the same run, the same heaps.
+        let seed = octal_core::fnv::fnv1a64_values(&values);
+        let space = space.filter(|_| args.rare);
+        recheck::recheck(&code.rules(), space, &values, args.sample, seed)
+    });
+    if args.json {
+        let summary = Summary::of(&values, space.as_ref());
+        let mut j = report::summary_json(&code, &summary, space.as_ref(), None);
+        j["check"] = serde_json::json!({
+            "dir": args.dir.display().to_string(),
+            "blocks": blocks,
+            "finished": c.finished,
+            "rare_recomputed": recomputed.as_ref().map(|r| r.rare),
+            "sample_recomputed": recomputed.as_ref().map(|r| r.sampled),
+            "mismatches": recomputed.as_ref().map(|r| r.mismatches.iter().map(|m| {
+                serde_json::json!({"heap": m.heap, "stored": m.stored, "exact": m.exact})
+            }).collect::<Vec<_>>()),
+        });
+        println!("{j}");
+    } else {
+        println!(
+            "{}: ok: {} verified values of {} in {blocks} blocks, every checksum good{state}",
+            args.dir.display(),
+            values.len(),
+            c.code,
+        );
+        if let Some(r) = &recomputed {
+            let rare = match space {
+                Some(s) if args.rare => format!("{} rare heaps ({s})", r.rare),
+                _ => "no rare heaps".to_string(),
+            };
+            println!(
+                "recomputed by the exact mex: {rare} and {} sampled heaps, {}",
+                r.sampled,
+                if r.mismatches.is_empty() {
+                    "every value equal".to_string()
+                } else {
+                    format!("{} differ", r.mismatches.len())
+                }
+            );
         }
-    );
+    }
+    if let Some(m) = recomputed.as_ref().and_then(|r| r.mismatches.first()) {
+        let exact = m
+            .exact
+            .map_or("past 16 bits".to_string(), |v| v.to_string());
+        anyhow::bail!(
+            "{}: heap {} holds {}, its exact mex is {exact}",
+            args.dir.display(),
+            m.heap,
+            m.stored
+        );
+    }
     Ok(())
 }
 
