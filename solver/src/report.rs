@@ -261,15 +261,19 @@ pub fn gpu_timings_line(t: &GpuTimings, verified: bool) -> String {
         );
     }
     format!(
-        "gpu: speculated {} heaps in {:.3} s of device time ({:.0}/s, {} rounds, {:.1} heaps a round), {verification}; the host waited {:.3} s for the device and {:.3} s for {} flagged heaps checked exactly; {} kernel modules compiled and buffers filled in {:.3} s, {} heaps on the CPU while the table settled",
+        "gpu: speculated {} heaps in {:.3} s of device time ({:.0}/s, {} rounds, {:.1} heaps a round), {verification}; the host took {} blocks in {:.3} s: it waited {:.3} s for the device, {:.3} s for {} flagged heaps checked exactly and {:.3} s for verifying again past them; corrections written in {:.3} s; {} kernel modules compiled and buffers filled in {:.3} s, {} heaps on the CPU while the table settled",
         t.speculated,
         t.speculate.as_secs_f64(),
         t.speculated_per_second(),
         t.rounds,
         t.heaps_per_round(),
+        t.blocks,
+        t.taking.as_secs_f64(),
         t.waited.as_secs_f64(),
         t.check.as_secs_f64(),
         t.checked,
+        t.reverify.as_secs_f64(),
+        t.correct.as_secs_f64(),
         t.compiled,
         t.setup.as_secs_f64(),
         t.on_cpu

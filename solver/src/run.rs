@@ -208,6 +208,13 @@ pub struct GpuTimings {
     pub check: Duration,
     /// Host time spent making kernels and filling the device's buffers.
     pub setup: Duration,
+    /// Blocks the host took from the device, the host's time taking them (all of it: waiting,
+    /// reading, checking, storing), and of that the time verifying again past flagged heaps.
+    pub blocks: usize,
+    pub taking: Duration,
+    pub reverify: Duration,
+    /// Host time writing corrections to the device and the table.
+    pub correct: Duration,
 }
 
 impl GpuTimings {

@@ -247,6 +247,7 @@ pub fn extend(
         let ended = loop {
             match run.run(&verifier, g, until, verify, stop, timings)? {
                 Ended::Wrong { heap, value } => {
+                    let started = Instant::now();
                     until = until.max((2 * heap + rules.t + 1).min(n));
                     let rare = space.is_rare(heap, value);
                     table.set(heap, rare.then_some(value));
@@ -260,10 +261,11 @@ pub fn extend(
                     });
                     // The same kernels go on when they compute rare sources, the value fits
                     // their codes and the table their room.
-                    if !rare_sources
-                        || need > kernels.layout.value_bits
-                        || !run.correct(&rules, &mut options, heap, value, rare)?
-                    {
+                    let same_kernels = rare_sources
+                        && need <= kernels.layout.value_bits
+                        && run.correct(&rules, &mut options, heap, value, rare)?;
+                    timings.correct += started.elapsed();
+                    if !same_kernels {
                         break None;
                     }
                 }
@@ -654,6 +656,7 @@ impl<'a> DeviceRun<'a> {
             let waiting = Instant::now();
             q.check.as_ref().unwrap_or(&q.values).wait()?;
             timings.waited += waiting.elapsed();
+            timings.blocks += 1;
             let copy = &self.gpu.copy;
             let done = self.kernels.speculated(copy, &self.buf, q.slot)?;
             timings.speculate += q.spec.elapsed()?;
@@ -672,6 +675,7 @@ impl<'a> DeviceRun<'a> {
                 self.fetch(g, q.slot, q.lo, q.lo, hi)?;
                 None
             };
+            timings.taking += waiting.elapsed();
             if let Some(f) = failed {
                 return Ok(f);
             }
@@ -798,11 +802,13 @@ impl<'a> DeviceRun<'a> {
             from = last + 1;
             match flags.first {
                 Some(f) if (f as usize) < hi && from < hi => {
+                    let started = Instant::now();
                     let budget = self.budget;
                     self.kernels
                         .verify(copy, &mut self.buf, slot, from as u64, hi as u64, budget)?
                         .wait()?;
                     flags = self.kernels.flagged(copy, &self.buf, slot)?;
+                    timings.reverify += started.elapsed();
                 }
                 _ => {
                     self.fetch(g, slot, lo, from, hi)?;
