@@ -16,6 +16,7 @@
 
 pub mod blocks;
 pub mod codegen;
+pub mod compact;
 pub mod cpu;
 pub mod export;
 pub mod games;

@@ -52,6 +52,12 @@ pub enum Command {
     Check(CheckArgs),
     /// Print the summary of a run directory.
     Status(StatusArgs),
+    /// Write a run directory's compact checkpoint: its sparse space, rare table, first heaps and
+    /// the fnv1a64 at every power of two, a few MiB from which the values are replayed.
+    Checkpoint(CheckpointArgs),
+    /// Make a run directory from a compact checkpoint: the values replayed and checked against
+    /// every stored fnv1a64; `octal resume` then continues the run.
+    Restore(RestoreArgs),
     /// Write the values of a run directory as a b-file, raw binary or CSV.
     Export(ExportArgs),
     /// Draw the values of a run directory: a histogram of the values, or G(n) against n.
@@ -130,6 +136,27 @@ pub struct PlotArgs {
     /// One past the last heap to draw (default: all the run holds).
     #[arg(long)]
     pub to: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckpointArgs {
+    /// The run directory.
+    pub dir: PathBuf,
+    /// The compact checkpoint to write.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct RestoreArgs {
+    /// The compact checkpoint.
+    pub file: PathBuf,
+    /// The run directory to make (new or empty).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Continue the run on the GPU when it is resumed.
+    #[arg(long)]
+    pub gpu: bool,
 }
 
 #[derive(Debug, Args)]

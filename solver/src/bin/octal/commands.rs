@@ -12,7 +12,7 @@ use solver::run::{EngineChoice, Notice, Request};
 use solver::rundir::{self, Recorder};
 use solver::summary::{Summarizer, Summary};
 use solver::values::ValueStore;
-use solver::{export, plot, recheck, solve};
+use solver::{compact, export, plot, recheck, solve};
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
@@ -314,6 +314,66 @@ pub fn check(args: &cli::CheckArgs) -> Result<()> {
             m.stored
         );
     }
+    Ok(())
+}
+
+pub fn checkpoint(args: &cli::CheckpointArgs) -> Result<()> {
+    let (c, values) = rundir::check(&args.dir)?;
+    let code = cli::parse_code(&c.code)?;
+    let Some(space) = c.space() else {
+        return Err(InputError(format!(
+            "{}: the run has no sparse space, and a compact checkpoint is its rare table",
+            args.dir.display()
+        ))
+        .into());
+    };
+    let h = compact::write(&args.output, &code, space, &values)?;
+    let size = std::fs::metadata(&args.output)?.len();
+    println!(
+        "{}: {} heaps of {} as {} rare values under {space} and {} first heaps, {:.2} MiB, fnv1a64 {}",
+        args.output.display(),
+        h.n,
+        h.code,
+        h.rare,
+        h.exact,
+        size as f64 / (1u64 << 20) as f64,
+        h.fnv1a64
+    );
+    Ok(())
+}
+
+pub fn restore(args: &cli::RestoreArgs) -> Result<()> {
+    let c = compact::read(&args.file)?;
+    let h = &c.header;
+    let engine = if args.gpu {
+        EngineChoice::Gpu
+    } else {
+        EngineChoice::Auto
+    };
+    // An occupied directory is refused before the replay's work; a failed replay leaves none.
+    if args.out.join("checkpoint.json").exists() {
+        return Err(rundir::RunDirError::Occupied(args.out.clone()).into());
+    }
+    let started = Instant::now();
+    let values = compact::replay(&c, &args.file)?;
+    let (mut recorder, _) = Recorder::create(
+        &args.out,
+        &h.code,
+        h.n,
+        engine.name(),
+        false,
+        std::time::Duration::from_secs(3600),
+    )?;
+    recorder.finish(&values, h.space(), 0, started.elapsed().as_secs_f64())?;
+    println!(
+        "{}: {} heaps of {} replayed in {:.1} s, every fnv1a64 equal ({} at {}); octal resume continues it",
+        args.out.display(),
+        h.n,
+        h.code,
+        started.elapsed().as_secs_f64(),
+        h.fnv1a64,
+        h.n
+    );
     Ok(())
 }
 

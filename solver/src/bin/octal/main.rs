@@ -54,11 +54,15 @@ fn exit_status(e: &anyhow::Error) -> i32 {
     let bad_codegen = e
         .downcast_ref::<CodegenError>()
         .is_some_and(CodegenError::is_bad_request);
+    let bad_compact = e
+        .downcast_ref::<solver::compact::CompactError>()
+        .is_some_and(solver::compact::CompactError::is_bad_input);
     let bad_survey = e
         .downcast_ref::<octal_survey::store::StoreError>()
         .is_some_and(octal_survey::store::StoreError::is_bad_input);
     if e.downcast_ref::<InputError>().is_some()
         || bad_survey
+        || bad_compact
         || bad_codegen
         || matches!(
             rundir,
@@ -93,6 +97,8 @@ fn run(cli: Cli) -> Result<()> {
         Command::GpuInfo => commands::gpu_info(),
         Command::Check(args) => commands::check(&args),
         Command::Status(args) => commands::status(&args),
+        Command::Checkpoint(args) => commands::checkpoint(&args),
+        Command::Restore(args) => commands::restore(&args),
         Command::Export(args) => commands::export(&args),
         Command::Plot(args) => commands::plot(&args),
         Command::Survey(args) => match &args.command {
