@@ -93,15 +93,7 @@ pub struct Header {
 impl Header {
     /// The sparse space recorded.
     pub fn space(&self) -> Option<SparseSpace> {
-        let kind = match self.sparse.as_str() {
-            "range" => SparseKind::Range,
-            "domain" => SparseKind::Domain { k: self.domain_k },
-            _ => return None,
-        };
-        Some(SparseSpace {
-            kind,
-            mask: self.mask,
-        })
+        crate::rundir::recorded_space(&self.sparse, self.mask, self.domain_k)
     }
 }
 
@@ -147,14 +139,14 @@ pub fn write(
     let bytes = data(first, &table);
     let mut fnv = Fnv1a64::new();
     fnv.write(&bytes);
-    let (kind, domain_k) = match space.kind {
-        SparseKind::Range => ("range", 0),
-        SparseKind::Domain { k } => ("domain", k),
+    let domain_k = match space.kind {
+        SparseKind::Range => 0,
+        SparseKind::Domain { k } => k,
     };
     let header = Header {
         code: code.to_string(),
         n: g.len(),
-        sparse: kind.to_string(),
+        sparse: space.kind_name().to_string(),
         mask: space.mask,
         domain_k,
         max_value: summary.max_value,

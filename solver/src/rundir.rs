@@ -100,19 +100,22 @@ pub struct Checkpoint {
     pub domain_k: usize,
 }
 
+/// The sparse space recorded as its kind's name ("range", "domain", or "none"), mask and domain
+/// digit index (the fields of a checkpoint).
+pub fn recorded_space(sparse: &str, mask: u16, domain_k: usize) -> Option<octal_core::SparseSpace> {
+    use octal_core::{SparseKind, SparseSpace};
+    let kind = match sparse {
+        "range" => SparseKind::Range,
+        "domain" => SparseKind::Domain { k: domain_k },
+        _ => return None,
+    };
+    Some(SparseSpace { kind, mask })
+}
+
 impl Checkpoint {
     /// The sparse space recorded.
     pub fn space(&self) -> Option<octal_core::SparseSpace> {
-        use octal_core::{SparseKind, SparseSpace};
-        let kind = match self.sparse.as_str() {
-            "range" => SparseKind::Range,
-            "domain" => SparseKind::Domain { k: self.domain_k },
-            _ => return None,
-        };
-        Some(SparseSpace {
-            kind,
-            mask: self.mask,
-        })
+        recorded_space(&self.sparse, self.mask, self.domain_k)
     }
 
     /// Records a sparse space.
