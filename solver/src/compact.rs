@@ -15,7 +15,7 @@ use crate::run::SolveError;
 use crate::summary::Summary;
 use crate::values::{ValueStore, ValuesError};
 use octal_core::codec::value_bits;
-use octal_core::fnv::{fnv1a64_values, Fnv1a64};
+use octal_core::fnv::Fnv1a64;
 use octal_core::{Code, RareTable, SparseKind, SparseSpace};
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -263,7 +263,7 @@ pub fn replay(c: &Compact, path: &Path) -> Result<ValueStore, CompactError> {
         .powers
         .iter()
         .map(|p| (p.n, hex(p.fnv1a64)))
-        .chain([(g.len(), hex(fnv1a64_values(&g)))]);
+        .chain([(summary.n, hex(summary.fnv1a64))]);
     let want = h
         .powers_of_two
         .iter()

@@ -221,21 +221,10 @@ pub fn extend(
             rare_sources,
         };
         let setup = Instant::now();
+        // Past `hot_from` without rare sources (which bounds the kernels' first heap: options reach
+        // at most the last rare heap and a digit back), from heap 1 with them.
         let (kernels, compiled) = gpu.kernels(&game)?;
         timings.compiled += usize::from(compiled);
-        if g.len() < kernels.layout.hot_from {
-            let from = g.len();
-            let to = kernels.layout.hot_from.min(n);
-            table = cpu::extend(
-                &rules, space, table, bits, None, g, to, verify, notify, stop,
-            )?
-            .table;
-            timings.on_cpu += g.len() - from;
-            if g.len() < to {
-                break; // `stop` ended the run
-            }
-            continue;
-        }
         let keep = keep.unwrap_or_else(|| resident(kernels.layout.reach, n));
         let mut run = DeviceRun::new(gpu, &kernels, space, g, keep, verify)?;
         let mut options = kernels.layout.options.clone();
@@ -528,20 +517,18 @@ impl<'a> DeviceRun<'a> {
         let stream = &gpu.stream;
         let back = start.saturating_sub(keep.ring / 2);
         for (at, heaps) in keep.pieces(back, start) {
+            let len = heaps.len();
             let codes: Vec<u8> = heaps
                 .clone()
-                .zip(&g[heaps])
+                .zip(&g[heaps.clone()])
                 .flat_map(|(h, &v)| code_bytes(&codec, l, v, space.is_rare(h, v)))
                 .collect();
-            let at = at * l.code_bytes;
-            stream.memcpy_htod(&codes, &mut buf.codes.slice_mut(at..at + codes.len()))?;
+            let bytes = at * l.code_bytes;
+            stream.memcpy_htod(&codes, &mut buf.codes.slice_mut(bytes..bytes + codes.len()))?;
+            stream.memcpy_htod(&g[heaps], &mut buf.values.slice_mut(at..at + len))?;
         }
         let first = keep.first().min(start);
         stream.memcpy_htod(&g[..first], &mut buf.first.slice_mut(..first))?;
-        for (at, heaps) in keep.pieces(back, start) {
-            let len = heaps.len();
-            stream.memcpy_htod(&g[heaps], &mut buf.values.slice_mut(at..at + len))?;
-        }
         let budget = if l.rare_sources && verify {
             GROWING_BUDGET
         } else {
@@ -602,7 +589,7 @@ impl<'a> DeviceRun<'a> {
                 .set_options(stream, &mut self.buf, from, &options[from..])?;
         }
         let at = heap % keep.ring;
-        let codes = code_bytes(&self.codec, l, value, rare);
+        let codes: Vec<u8> = code_bytes(&self.codec, l, value, rare).collect();
         let (lo, hi) = (at * l.code_bytes, (at + 1) * l.code_bytes);
         stream.memcpy_htod(&codes, &mut self.buf.codes.slice_mut(lo..hi))?;
         stream.memcpy_htod(&[value], &mut self.buf.values.slice_mut(at..at + 1))?;
@@ -831,16 +818,20 @@ fn settle(
     g: &[u16],
     heaps: &[u64],
 ) -> Result<(Result<(), Refuted>, usize), SolveError> {
-    let keep = buf.resident;
+    let held: Vec<bool> = heaps
+        .iter()
+        .map(|&h| buf.resident.holds_options_of(h as usize))
+        .collect();
     let on_device: Vec<u64> = heaps
         .iter()
-        .copied()
-        .filter(|&h| keep.holds_options_of(h as usize))
+        .zip(&held)
+        .filter(|p| *p.1)
+        .map(|p| *p.0)
         .collect();
     let mut exact_values = kernels.mex(stream, buf, &on_device)?.into_iter();
-    for (stood, &h) in heaps.iter().enumerate() {
+    for (stood, (&h, &held)) in heaps.iter().zip(&held).enumerate() {
         let heap = h as usize;
-        let on_device = if keep.holds_options_of(heap) {
+        let on_device = if held {
             exact_values.next().flatten()
         } else {
             None
@@ -882,11 +873,16 @@ struct Queued {
 
 /// The code bytes of heap `h` with value `v` on the device (little-endian, the layout's width):
 /// the sentinel (all ones) for a rare heap where the kernels take rare sources.
-fn code_bytes(codec: &Codec, l: &kernels_gen::Layout, v: u16, rare: bool) -> Vec<u8> {
+fn code_bytes(
+    codec: &Codec,
+    l: &kernels_gen::Layout,
+    v: u16,
+    rare: bool,
+) -> impl Iterator<Item = u8> {
     let code = if l.rare_sources && rare {
         u16::MAX
     } else {
         codec.encode(v)
     };
-    code.to_le_bytes()[..l.code_bytes].to_vec()
+    code.to_le_bytes().into_iter().take(l.code_bytes)
 }
