@@ -203,27 +203,32 @@ pub const EXACT_SEED: usize = 1 << 10;
 /// algorithm (see [`discover_growing`]).
 pub const SEED_SETTLED: f64 = 1.0 / 128.0;
 
+/// How [`discover_growing`] extends exact values `g` to `n` heaps under a space: `grow(space, g, n)`.
+pub type Grow<'a, E> = dyn FnMut(SparseSpace, &mut Vec<u16>, usize) -> Result<(), E> + 'a;
+
 /// Exact values of the first heaps and the sparse space they show. Discovery starts with
 /// `start` heaps and doubles, while the best space leaves more than [`SETTLED`] of the later
-/// half sparse and `done` (shown the values so far) does not say stop, up to `limit` heaps; the
-/// classic algorithm, exact for any mask, does the extending. The first `start` heaps grow from
-/// [`EXACT_SEED`] by doubling too, each stretch by the classic algorithm where the heaps before
-/// it show a space with less than [`SEED_SETTLED`] of the later half sparse, by the exact
-/// engine where they do not (the classic algorithm's scan of the splits stops early only where
-/// the space has settled; Officers' first 2^15 heaps cost it more than the exact engine). The
-/// values are the same either way; only their cost differs.
-pub fn discover_growing(
+/// half sparse and `done` (shown the values so far) does not say stop, up to `limit` heaps;
+/// `grow(space, g, n)` does the extending to `n` heaps, with any engine exact for any mask
+/// ([`grow_classic`], or a parallel one). The first `start` heaps grow from [`EXACT_SEED`] by
+/// doubling too, each stretch by the classic algorithm where the heaps before it show a space
+/// with less than [`SEED_SETTLED`] of the later half sparse, by the exact engine where they do
+/// not (the classic algorithm's scan of the splits stops early only where the space has
+/// settled; Officers' first 2^15 heaps cost it more than the exact engine). The values are the
+/// same either way; only their cost differs.
+pub fn discover_growing<E: From<ValueOverflow>>(
     rules: &Rules,
     start: usize,
     limit: usize,
     done: &mut dyn FnMut(&[u16]) -> bool,
-) -> Result<(Vec<u16>, Option<SparseSpace>), ValueOverflow> {
+    grow: &mut Grow<'_, E>,
+) -> Result<(Vec<u16>, Option<SparseSpace>), E> {
     let mut g = exact::values(rules, start.min(EXACT_SEED))?;
     while g.len() < start {
         let next = (2 * g.len()).min(start);
         match best_space(rules, &g) {
             Some((space, fraction)) if fraction < SEED_SETTLED => {
-                Classic::new(rules, space, &g).extend(&mut g, next)?
+                grow_classic(rules, space, &mut g, next)?
             }
             _ => exact::extend(rules, &mut g, next)?,
         }
@@ -233,11 +238,22 @@ pub fn discover_growing(
         match best {
             Some((space, fraction)) if fraction > SETTLED && g.len() < limit && !done(&g) => {
                 let next = (2 * g.len()).min(limit);
-                Classic::new(rules, space, &g).extend(&mut g, next)?;
+                grow(space, &mut g, next)?;
             }
             _ => return Ok((g, best.filter(|b| b.1 <= NONE_ABOVE).map(|b| b.0))),
         }
     }
+}
+
+/// Extends the exact values `g` to `n` heaps by the classic algorithm under `space` (on one
+/// thread): the growth of [`discover_growing`] where nothing faster is at hand.
+pub fn grow_classic(
+    rules: &Rules,
+    space: SparseSpace,
+    g: &mut Vec<u16>,
+    n: usize,
+) -> Result<(), ValueOverflow> {
+    Classic::new(rules, space, g).extend(g, n)
 }
 
 /// A game's sparse space and rare table as the build step sees them: discovery (growing to
@@ -248,9 +264,15 @@ pub fn table_for(
     start: usize,
     heaps: usize,
 ) -> Result<Option<(SparseSpace, RareTable, u16)>, ValueOverflow> {
-    let (mut g, space) = discover_growing(rules, start.min(heaps), heaps, &mut |_| false)?;
+    let (mut g, space) = discover_growing(
+        rules,
+        start.min(heaps),
+        heaps,
+        &mut |_| false,
+        &mut |s, g, n| grow_classic(rules, s, g, n),
+    )?;
     let Some(space) = space else { return Ok(None) };
-    Classic::new(rules, space, &g).extend(&mut g, heaps)?;
+    grow_classic(rules, space, &mut g, heaps)?;
     let max = g.iter().copied().max().unwrap_or(0);
     Ok(Some((space, RareTable::from_values(&space, &g), max)))
 }

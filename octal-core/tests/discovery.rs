@@ -44,6 +44,7 @@ fn growing_gives_the_exact_values() {
             discover::DISCOVERY_START,
             discover::DISCOVERY_START,
             &mut |_| false,
+            &mut |s, g, n| discover::grow_classic(&rules, s, g, n),
         )
         .unwrap();
         assert_eq!(

@@ -531,14 +531,16 @@ impl Kernels {
         b: &Buffers,
         slot: usize,
     ) -> Result<Flags, GpuError> {
-        let words = stream.clone_dtoh(&b.flags[slot])?;
-        let first = (words[0] != u64::MAX).then_some(words[0]);
-        let count = (words[1] as usize).min(FLAG_SLOTS);
-        let mut listed: Vec<u64> = words[2..2 + count]
-            .iter()
-            .copied()
-            .filter(|&h| first.is_none_or(|f| h < f))
-            .collect();
+        // The two header words first: most blocks flag nothing, and the list is long.
+        let head = stream.clone_dtoh(&b.flags[slot].slice(..2))?;
+        let first = (head[0] != u64::MAX).then_some(head[0]);
+        let count = (head[1] as usize).min(FLAG_SLOTS);
+        let mut listed = if count == 0 {
+            Vec::new()
+        } else {
+            stream.clone_dtoh(&b.flags[slot].slice(2..2 + count))?
+        };
+        listed.retain(|&h| first.is_none_or(|f| h < f));
         listed.sort_unstable();
         Ok(Flags { listed, first })
     }
