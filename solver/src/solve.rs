@@ -1,13 +1,15 @@
 //! One run: discovery, then the engines, stretch after stretch, as the values call for them.
 //!
-//! The first heaps are computed exactly and handed to discovery. On the CPU the run then goes
-//! by stretches: between two, [`SpaceWatch`] looks at every value proved so far, keeps the
-//! sparse space or switches to a clearly better one, and picks the engine that suits it: the
-//! speculate-verify loop ([`crate::cpu`]) while rare heaps are seldom, the block engine
-//! ([`crate::blocks`]) with the classic marking while they keep coming, with exact marking when
-//! no space makes them rare. A game of `games/` starts from its build-time space and table. The
-//! GPU engine ([`crate::gpu`]) takes the space discovery settles on. Every value passes the
-//! period search, which may end the run.
+//! The first heaps are computed exactly and handed to discovery. The run then goes by
+//! stretches: between two, [`SpaceWatch`] looks at every value proved so far, keeps the sparse
+//! space or switches to a clearly better one, and picks the engine that suits it: a
+//! speculate-verify loop while rare heaps are seldom (the CPU's, [`crate::cpu`], or on a GPU run
+//! the device's, [`crate::gpu`], which takes tables of any length and rarer heaps less rare), the
+//! block engine ([`crate::blocks`]) with the classic marking while they keep coming, with exact
+//! marking when no space makes them rare. A game of `games/` starts from its build-time space
+//! and table (on the CPU). A GPU run starts from the space discovery settles on, which grows its
+//! range for it while the space is unsettled. Every value passes the period search, which may
+//! end the run.
 
 use crate::blocks::{Blocks, Marking};
 use crate::cpu::{Ended, Speculative};
@@ -15,7 +17,7 @@ use crate::games::{self, GameDef};
 use crate::gpu;
 use crate::period::PeriodSearch;
 use crate::run::{
-    Engine, EngineChoice, Notice, Request, Solution, SolveError, SpaceChange, Stretch,
+    Engine, EngineChoice, GpuTimings, Notice, Request, Solution, SolveError, SpaceChange, Stretch,
 };
 use crate::track::{Fit, SpaceWatch};
 use crate::values::ValueStore;
@@ -86,8 +88,6 @@ pub fn solve_watched(
         g.extend_from_slice(&discovered[g.len()..known])?;
     }
     drop(discovered);
-    // (The GPU's kernels are compiled for the discovery's table.)
-    let seed = space.map(|s| seed_table(game.filter(|_| !on_gpu), s, &g));
     // A short window: a repeat only proposes a period, the theorem proves it, so a game whose
     // rare heaps recur with its period is found as soon as one shows.
     let mut search = PeriodSearch::new(rules.t, SEARCH_WINDOW.max(rules.t + 1));
@@ -98,49 +98,30 @@ pub fn solve_watched(
         }
         Ok(search.feed(g).is_some() && req.check_period)
     };
-    let from = g.len();
-    let mut gpu_timings = None;
-    let mut last = Engine::Gpu;
-    let (space, table, stretches, changes) = match (space, seed) {
-        (Some(space), Some(seed)) if on_gpu => {
-            let mut timings = Default::default();
-            let table = gpu::extend_on_device(
-                opening,
-                &req.code,
-                space,
-                seed.clone(),
-                seed_bits(&seed),
-                &mut g,
-                req.n,
-                req.verify,
-                notify,
-                &mut proved,
-                &mut timings,
-            )?;
-            gpu_timings = Some(timings);
-            let stretch = Stretch {
-                from,
-                to: g.len(),
-                engine: Engine::Gpu,
-            };
-            (Some(space), Some(table), vec![stretch], Vec::new())
-        }
-        _ => {
-            let mut cpu = OnCpu {
-                req,
-                rules: &rules,
-                game,
-                space,
-                watch: SpaceWatch::default(),
-                stretches: Vec::new(),
-                changes: Vec::new(),
-                last: Engine::Exact,
-            };
-            let table = cpu.run(&mut g, notify, &mut proved)?;
-            last = cpu.last;
-            (cpu.space, table, cpu.stretches, cpu.changes)
-        }
+    let device = opening.map(|o| gpu::open(Some(o))).transpose()?;
+    let mut run = Stretches {
+        req,
+        rules: &rules,
+        // The GPU's seed tables are the values' own (its stretches start where they end).
+        game: game.filter(|_| !on_gpu),
+        space,
+        watch: SpaceWatch::default(),
+        stretches: Vec::new(),
+        changes: Vec::new(),
+        last: Engine::Exact,
+        gpu_timings: device.as_ref().map(|_| GpuTimings::default()),
+        device,
+        settled: false,
     };
+    let table = run.run(&mut g, notify, &mut proved)?;
+    let Stretches {
+        space,
+        stretches,
+        changes,
+        last,
+        gpu_timings,
+        ..
+    } = run;
     let period = if req.verify { search.proved() } else { None };
     if let (Some(p), true) = (period, req.check_period) {
         g.truncate(p.checked_to);
@@ -196,8 +177,9 @@ fn seed_bits(seed: &RareTable) -> u32 {
 /// least a sixteenth of the heaps before.
 const BLOCK_STRETCH: usize = 1 << 12;
 
-/// The CPU's stretches: the space in use, what the values show, and what was done.
-struct OnCpu<'a> {
+/// The run's stretches: the space in use, what the values show, the device (a GPU run), and what
+/// was done.
+struct Stretches<'a> {
     req: &'a Request,
     rules: &'a Rules,
     game: Option<&'static GameDef>,
@@ -207,16 +189,23 @@ struct OnCpu<'a> {
     changes: Vec<SpaceChange>,
     /// The engine of the last stretch (also of one that computed nothing).
     last: Engine,
+    /// The GPU that computes the stretches that suit speculation, and its timings.
+    device: Option<gpu::Device>,
+    gpu_timings: Option<GpuTimings>,
+    /// The device's last stretch found no rare value.
+    settled: bool,
 }
 
 /// The engine of the current stretch.
 enum Current<'a> {
     None,
     Speculative(Box<Speculative<'a>>),
+    /// The GPU's speculation under a space, with its table.
+    Gpu(SparseSpace, RareTable),
     Blocks(Blocks<'a>),
 }
 
-impl<'a> OnCpu<'a> {
+impl<'a> Stretches<'a> {
     /// Extends `g` to `req.n` heaps (or until `proved` says stop), stretch after stretch.
     /// Returns the rare table of the speculative engine when it ran last.
     fn run(
@@ -230,17 +219,51 @@ impl<'a> OnCpu<'a> {
         let mut engine = Current::None;
         loop {
             self.watch.feed(g);
-            let sticky = matches!(engine, Current::Speculative(_));
+            let sticky = matches!(engine, Current::Speculative(_) | Current::Gpu(..));
             if self.look(g.len(), sticky, notify) {
                 engine = Current::None;
             }
             let fit = match (req.engine, self.space) {
                 (EngineChoice::Exact, _) => Fit::Exact,
                 (_, Some(s)) if needs_space => Fit::Speculate(s),
-                _ => self.watch.fit(rules, self.space),
+                _ => self.watch.fit(rules, self.space, self.device.is_some()),
             };
             let from = g.len();
+            // To the next power of two, or sooner if rare heaps turn up often.
+            let next = (from + 1).next_power_of_two().min(req.n);
+            let corrections = ((next - from) >> 10).max(32);
             let (stopped, used) = match fit {
+                Fit::Speculate(space) if self.device.is_some() => {
+                    if !matches!(&engine, Current::Gpu(s, _) if *s == space) {
+                        engine = Current::Gpu(space, seed_table(self.game, space, g));
+                        self.settled = false;
+                    }
+                    let (Current::Gpu(_, table), Some(device), Some(timings)) =
+                        (&mut engine, self.device.as_mut(), self.gpu_timings.as_mut())
+                    else {
+                        unreachable!("made above")
+                    };
+                    // A stretch that found no rare value goes on to the end: each stretch fills
+                    // the device again, and the space is looked at between them.
+                    let until = if self.settled { req.n } else { next };
+                    let (ended, end) = gpu::extend(
+                        device,
+                        &req.code,
+                        space,
+                        table.clone(),
+                        seed_bits(table),
+                        g,
+                        until,
+                        req.verify,
+                        notify,
+                        proved,
+                        corrections,
+                        timings,
+                    )?;
+                    self.settled = ended == *table;
+                    *table = ended;
+                    (end == Ended::Stopped, Engine::Gpu)
+                }
                 Fit::Speculate(space) => {
                     if !matches!(engine, Current::Speculative(_)) {
                         let seed = seed_table(self.game, space, g);
@@ -258,10 +281,7 @@ impl<'a> OnCpu<'a> {
                     let Current::Speculative(run) = &mut engine else {
                         unreachable!("made above")
                     };
-                    // To the next power of two, or sooner if rare heaps turn up often.
-                    let until = (from + 1).next_power_of_two().min(req.n);
-                    let corrections = ((until - from) >> 10).max(32);
-                    let ended = run.extend(g, until, req.verify, notify, proved, corrections)?;
+                    let ended = run.extend(g, next, req.verify, notify, proved, corrections)?;
                     let used = if run.unrolled() {
                         Engine::Unrolled
                     } else {
@@ -299,6 +319,7 @@ impl<'a> OnCpu<'a> {
             if stopped || g.len() >= req.n {
                 return Ok(match engine {
                     Current::Speculative(run) => Some(run.table().clone()),
+                    Current::Gpu(_, table) => Some(table),
                     _ => {
                         // The block engines end on the best space of all the values.
                         self.watch.feed(g);

@@ -172,12 +172,23 @@ fn device() -> Gpu {
     Gpu::open().unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// Solves each (code, n) with the CPU's engines and with the GPU engine, and asserts that
-/// the GPU's values equal the CPU's, value by value (fnv1a64 printed beside); returns how many
-/// were compared (a code the GPU engine refuses, or with no CPU reference, is skipped with a
-/// message), and how many of those the CPU speculated for the device (small tables).
-fn gpu_equals_cpu(codes: Vec<(Code, usize)>) -> (usize, usize) {
-    let (mut compared, mut host_chain) = (0, 0);
+/// What [`gpu_equals_cpu`] compared.
+#[derive(Default)]
+struct Compared {
+    /// Games compared.
+    games: usize,
+    /// Of those, the games whose speculation ran on the host (small tables).
+    host_chain: usize,
+    /// The games of which the device computed a stretch.
+    on_device: Vec<String>,
+}
+
+/// Solves each (code, n) with the CPU's engines and with `--gpu` (whose stretches that suit
+/// speculation run on the device), and asserts that the GPU run's values equal the CPU's, value
+/// by value (fnv1a64 printed beside). A code the GPU engine refuses, or with no CPU reference,
+/// is skipped with a message.
+fn gpu_equals_cpu(codes: Vec<(Code, usize)>) -> Compared {
+    let mut compared = Compared::default();
     for (code, n) in codes {
         let started = Instant::now();
         let want = match solve(&Request::new(code.clone(), n), &mut |_| {}) {
@@ -193,18 +204,26 @@ fn gpu_equals_cpu(codes: Vec<(Code, usize)>) -> (usize, usize) {
         req.engine = EngineChoice::Gpu;
         match solve(&req, &mut |_| {}) {
             Ok(got) => {
-                assert_eq!(got.engine, Engine::Gpu);
                 assert!(got.values == want.values, "{code}: GPU values differ");
+                let on_device: usize = got
+                    .stretches
+                    .iter()
+                    .filter(|s| s.engine == Engine::Gpu)
+                    .map(|s| s.to - s.from)
+                    .sum();
+                if on_device > 0 {
+                    compared.on_device.push(code.to_string());
+                }
                 let t = got.gpu_timings.unwrap();
                 assert!(
                     t.compiled <= 10,
                     "{code}: {} kernel modules compiled",
                     t.compiled
                 );
-                compared += 1;
-                host_chain += usize::from(t.host_chain);
+                compared.games += 1;
+                compared.host_chain += usize::from(t.host_chain);
                 eprintln!(
-                    "{code} to {n}: equal, fnv1a64 {:016x} (CPU {cpu_secs:.1} s, GPU {:.1} s, {} modules, {} heaps on the CPU, speculated on the {})",
+                    "{code} to {n}: equal, fnv1a64 {:016x} (CPU {cpu_secs:.1} s, GPU {:.1} s, {on_device} heaps in the device's stretches, {} modules, {} heaps on the CPU within them, speculated on the {})",
                     fnv1a64_values(&got.values),
                     started.elapsed().as_secs_f64(),
                     t.compiled,
@@ -215,7 +234,7 @@ fn gpu_equals_cpu(codes: Vec<(Code, usize)>) -> (usize, usize) {
             Err(e) => eprintln!("{code}: GPU engine refused: {e}"),
         }
     }
-    (compared, host_chain)
+    compared
 }
 
 #[test]
@@ -240,11 +259,12 @@ fn gpu_values_equal_the_cpu_engine() {
         .filter(|c| !slow.contains(&c.to_string().as_str()) && first_values(c).is_some())
         .map(|c| (c, 1 << 18))
         .collect();
-    let (compared, host_chain) = gpu_equals_cpu(codes);
-    assert!(compared >= 10, "only {compared} games compared");
+    let compared = gpu_equals_cpu(codes);
+    let (games, host_chain) = (compared.on_device.len(), compared.host_chain);
+    assert!(games >= 10, "only {games} games computed on the device");
     assert!(
-        host_chain >= 1 && host_chain < compared,
-        "{host_chain} of {compared} games speculated on the host: both chains must be tested"
+        host_chain >= 1 && host_chain < games,
+        "{host_chain} of {games} games speculated on the host: both chains must be tested"
     );
 }
 
@@ -262,23 +282,24 @@ fn gpu_games_and_officers_to_2_26_equal_the_cpu_engine() {
     let sparse = codes.len();
     codes.push((".6".parse().unwrap(), 1 << 26));
     assert_eq!(
-        gpu_equals_cpu(codes).0,
+        gpu_equals_cpu(codes).on_device.len(),
         sparse + 1,
-        "a game was not compared"
+        "a game was not computed on the device"
     );
 }
 
 /// Tables that grow all the way (rare values keep coming: the kernels take rare sources, and
 /// each correction joins the device's table in place) and a small table, value by value against
 /// the CPU engine (whose classic algorithm takes a minute for .143 to 2^20 on 16 cores), and to
-/// 2^18 where a rare value comes every few dozen heaps (each costs the host a round trip).
+/// 2^18 where a rare value comes every few dozen heaps (there the run's stretches go to the
+/// CPU's block engine; the next test drives the device's speculation on them).
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn gpu_growing_tables_equal_the_cpu_engine() {
     drop(device()); // fails at once, with the reason, where the device cannot be opened
     let codes: Vec<(Code, usize)> = [
         (".14", 20),
-        (".143", 19),
+        (".143", 20),
         (".1777", 22),
         (".04", 18),
         (".114", 18),
@@ -286,7 +307,61 @@ fn gpu_growing_tables_equal_the_cpu_engine() {
     .iter()
     .map(|&(c, log)| (c.parse().unwrap(), 1 << log))
     .collect();
-    assert_eq!(gpu_equals_cpu(codes).0, 5, "a game was not compared");
+    let compared = gpu_equals_cpu(codes);
+    assert_eq!(compared.games, 5, "a game was not compared");
+    for code in ["0.143", "0.1777"] {
+        assert!(
+            compared.on_device.iter().any(|c| c == code),
+            "{code}: no stretch on the device"
+        );
+    }
+}
+
+/// Rare values every few dozen heaps (.04 and .114): the device's speculation driven directly
+/// from the first 2^15 heaps under the space the CPU engine ended with (each correction a round
+/// trip to the host), against the CPU engine, value by value.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn gpu_speculation_on_dense_tables_equals_the_cpu_engine() {
+    let mut gpu = device();
+    for (code, n) in [(".04", 1 << 18), (".114", 1 << 17)] {
+        let code: Code = code.parse().unwrap();
+        let want = solve(&Request::new(code.clone(), n), &mut |_| {}).unwrap();
+        let rules = code.rules();
+        let first = exact::values(&rules, 1 << 15).unwrap();
+        let space = want.space.expect("a sparse space at the end");
+        let bits = value_bits(first.iter().copied().max().unwrap());
+        let mut g = ValueStore::memory();
+        g.extend_from_slice(&first).unwrap();
+        let mut timings = GpuTimings::default();
+        let started = Instant::now();
+        engine::extend(
+            &mut gpu,
+            None,
+            &code,
+            space,
+            RareTable::from_values(&space, &first),
+            bits,
+            &mut g,
+            n,
+            true,
+            &mut |_| {},
+            &mut |_| Ok(false),
+            usize::MAX,
+            &mut timings,
+        )
+        .unwrap();
+        assert!(
+            timings.speculated >= n - (1 << 15),
+            "{code}: the kernels speculated only {} heaps",
+            timings.speculated
+        );
+        assert!(g == want.values, "{code}: GPU values differ");
+        eprintln!(
+            "{code} to {n} under {space}: equal ({:.1} s)",
+            started.elapsed().as_secs_f64()
+        );
+    }
 }
 
 /// `--speculate-only` on the device: the candidates (Officers' table is complete, so they are the
@@ -338,6 +413,7 @@ fn officers_on_the_device(gpu: &mut Gpu, cases: &[(u32, Option<Resident>)]) {
             true,
             &mut |_| {},
             &mut |_| Ok(false),
+            usize::MAX,
             &mut timings,
         )
         .unwrap();

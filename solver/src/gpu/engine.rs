@@ -148,9 +148,10 @@ impl Chain {
 }
 
 /// Extends `g` (proved values) to `n` heaps on the GPU, seeded with `table` and codes for values
-/// below 2^bits; like [`cpu::extend`] in every other respect. The speculation runs where
+/// below 2^bits, or until `stop` says stop or the table has needed `corrections` corrections;
+/// like [`Speculative::extend`] in every other respect. The speculation runs where
 /// [`Chain::for_table`] says. The device keeps the heaps [`resident`] says, or `keep` (tests: a
-/// small ring wraps often). Returns the table the engine ended with.
+/// small ring wraps often). Returns the table the engine ended with and how it ended.
 #[allow(clippy::too_many_arguments)]
 pub fn extend(
     gpu: &mut Gpu,
@@ -164,12 +165,24 @@ pub fn extend(
     verify: bool,
     notify: &mut dyn FnMut(Notice),
     stop: &mut dyn FnMut(&[u16]) -> Result<bool, SolveError>,
+    corrections: usize,
     timings: &mut GpuTimings,
-) -> Result<RareTable, SolveError> {
+) -> Result<(RareTable, cpu::Ended), SolveError> {
     let rules = code.rules();
     if verify && Chain::for_table(&rules, &table) == Chain::Host {
         return extend_host_chain(
-            gpu, keep, code, space, table, bits, g, n, notify, stop, timings,
+            gpu,
+            keep,
+            code,
+            space,
+            table,
+            bits,
+            g,
+            n,
+            notify,
+            stop,
+            corrections,
+            timings,
         );
     }
     let verifier = Verifier::new(&rules, space);
@@ -187,29 +200,21 @@ pub fn extend(
     if bits > octal_core::codec::MIN_VALUE_BITS {
         need = need.max(bits);
     }
+    // Corrections made so far.
+    let mut made = 0;
     while g.len() < n {
         let hot_from = LoopTable::new(&rules, space, &table).hot_from;
         let rare_sources = g.len() < hot_from;
         if rare_sources && !allowed {
             let from = g.len();
-            table = cpu::extend(
-                &rules,
-                space,
-                table,
-                bits,
-                None,
-                g,
-                hot_from.min(n),
-                verify,
-                notify,
-                stop,
-            )?
-            .table;
+            let mut run = Speculative::new(&rules, space, table, bits, None);
+            let ended = run.extend(g, hot_from.min(n), verify, notify, stop, corrections - made)?;
+            table = run.table().clone();
             bits = bits.max(bits_of(&g[from..]));
             need = need.max(bits_of(&g[from..]));
             timings.on_cpu += g.len() - from;
-            if g.len() < hot_from.min(n) {
-                break; // `stop` ended the run
+            if ended != cpu::Ended::Reached {
+                return Ok((table, ended));
             }
             continue;
         }
@@ -232,7 +237,7 @@ pub fn extend(
         // Kernels for rare sources run while options reach rare heaps (to `hot_from`, which each
         // new rare heap moves); past it the faster ones take over (one-byte codes for 9 bits).
         let mut until = if rare_sources { hot_from.min(n) } else { n };
-        // Some(true): ended; Some(false): wider codes; None: new kernels.
+        // Some(Ok(ended)): ended; Some(Err(())): wider codes; None: new kernels.
         let ended = loop {
             match run.run(&verifier, g, until, verify, stop, timings)? {
                 Ended::Wrong { heap, value } => {
@@ -254,19 +259,23 @@ pub fn extend(
                         && need <= kernels.layout.value_bits
                         && run.correct(&rules, &mut options, heap, value, rare)?;
                     timings.correct += started.elapsed();
+                    made += 1;
+                    if made >= corrections {
+                        break Some(Ok(cpu::Ended::Corrected));
+                    }
                     if !same_kernels {
                         break None;
                     }
                 }
                 Ended::Done => break None,
-                Ended::Stopped => break Some(true),
-                Ended::Widen => break Some(false),
+                Ended::Stopped => break Some(Ok(cpu::Ended::Stopped)),
+                Ended::Widen => break Some(Err(())),
             }
         };
         match ended {
             None => {}
-            Some(true) => break,
-            Some(false) => {
+            Some(Ok(ended)) => return Ok((table, ended)),
+            Some(Err(())) => {
                 need = kernels.layout.value_bits + 1;
                 bits = bits.max(need);
                 if need > kernels_gen::MAX_VALUE_BITS {
@@ -276,7 +285,7 @@ pub fn extend(
             }
         }
     }
-    Ok(table)
+    Ok((table, cpu::Ended::Reached))
 }
 
 /// Value bits of the largest value in `g` (as on the CPU).
@@ -298,22 +307,23 @@ fn extend_host_chain(
     n: usize,
     notify: &mut dyn FnMut(Notice),
     stop: &mut dyn FnMut(&[u16]) -> Result<bool, SolveError>,
+    corrections: usize,
     timings: &mut GpuTimings,
-) -> Result<RareTable, SolveError> {
+) -> Result<(RareTable, cpu::Ended), SolveError> {
     let rules = code.rules();
     let start = (g.len(), Instant::now());
     let device_time = Arc::new(std::sync::Mutex::new(Duration::ZERO));
     let prover = DeviceProver::new(gpu, keep, code, space, &table, bits, g, device_time.clone())?;
     timings.compiled += usize::from(prover.compiled);
     let mut run = Speculative::with_prover(&rules, space, table, bits, None, Box::new(prover));
-    run.extend(g, n, true, notify, stop, usize::MAX)?;
+    let ended = run.extend(g, n, true, notify, stop, corrections)?;
     let heaps = g.len() - start.0;
     timings.host_chain = true;
     timings.speculated += heaps;
     timings.speculate += start.1.elapsed();
     timings.verified += heaps;
     timings.verify += *device_time.lock().expect("no panic holds it");
-    Ok(run.table().clone())
+    Ok((run.table().clone(), ended))
 }
 
 /// The device's `verify` kernel as the prover of the CPU's speculative loop. It keeps on the
