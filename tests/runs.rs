@@ -532,3 +532,50 @@ fn a_compact_checkpoint_restores_a_run() {
     }
     std::fs::remove_file(&file).unwrap();
 }
+
+/// A compact checkpoint replayed on the GPU (`restore --gpu`): Officers to 2^23 (its table
+/// settles at heap 20627, so the device replays nearly every heap) restores to the run's
+/// fnv1a64 at every power of two, and `resume --gpu` continues it to the values of a direct run.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn a_compact_checkpoint_replays_on_the_gpu() {
+    let info = octal(&["gpu-info"]);
+    assert!(
+        info.status.success(),
+        "no GPU: {}",
+        String::from_utf8_lossy(&info.stderr).trim()
+    );
+    let a = fresh_dir("compact-gpu-a");
+    let b = fresh_dir("compact-gpu-b");
+    let file = fresh_dir("compact-gpu.ckpt");
+    let (da, db, f) = (
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        file.to_str().unwrap(),
+    );
+    let whole = json(&octal(&[
+        "solve", ".6", "-n", "2^23", "--out", da, "--json", "-q",
+    ]));
+    assert!(octal(&["checkpoint", da, "-o", f]).status.success());
+    let restored = octal(&["restore", f, "--out", db, "--gpu"]);
+    assert!(
+        restored.status.success(),
+        "{}",
+        String::from_utf8_lossy(&restored.stderr)
+    );
+    let status = json(&octal(&["status", db, "--json"]));
+    assert_eq!(status["fnv1a64"], whole["fnv1a64"]);
+    assert_eq!(status["powers_of_two"], whole["powers_of_two"]);
+    let longer = json(&octal(&["resume", db, "-n", "2^24", "--json", "-q"]));
+    let direct = json(&octal(&["solve", ".6", "-n", "2^24", "--json", "-q"]));
+    assert_eq!(longer["fnv1a64"], direct["fnv1a64"]);
+    assert!(longer["stretches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|s| s["engine"] == "gpu"));
+    for d in [&a, &b] {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+    std::fs::remove_file(&file).unwrap();
+}

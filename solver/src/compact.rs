@@ -11,10 +11,10 @@
 //! `exact` first values (u16 each) and the `rare` entries (heap u64, value u16), in heap order.
 //! The header's `data_fnv1a64` covers the binary part.
 
-use crate::run::SolveError;
+use crate::run::{GpuTimings, SolveError};
 use crate::summary::Summary;
 use crate::values::{ValueStore, ValuesError};
-use octal_core::codec::value_bits;
+use octal_core::codec::{value_bits, LoopTable};
 use octal_core::fnv::Fnv1a64;
 use octal_core::{Code, RareTable, SparseKind, SparseSpace};
 use serde::{Deserialize, Serialize};
@@ -237,27 +237,57 @@ pub fn read(path: &Path) -> Result<Compact, CompactError> {
     })
 }
 
-/// The values of a compact checkpoint, replayed on the CPU's speculative loop (one thread) and
-/// checked against every stored fnv1a64 (`path` names the file in errors).
-pub fn replay(c: &Compact, path: &Path) -> Result<ValueStore, CompactError> {
+/// The values of a compact checkpoint, replayed by the speculative pass and checked against
+/// every stored fnv1a64 (`path` names the file in errors): on the CPU's loop (one thread), or
+/// with `device` on the CPU's loop while options reach rare heaps (the table's `hot_from`) and on
+/// the device's kernels past that, which read the table alone.
+pub fn replay(
+    c: &Compact,
+    path: &Path,
+    device: Option<&mut crate::gpu::Device>,
+) -> Result<ValueStore, CompactError> {
     let h = &c.header;
     let code: Code = h.code.parse().expect("checked on reading");
     let space = h.space().expect("checked on reading");
+    let rules = code.rules();
+    let bits = value_bits(h.max_value);
     let mut g = ValueStore::for_heaps(h.n)?;
     g.extend_from_slice(&c.first)?;
+    let on_cpu = match device {
+        Some(_) => LoopTable::new(&rules, space, &c.table).hot_from.min(h.n),
+        None => h.n,
+    };
+    let solve = |e| CompactError::Solve(Box::new(e));
     crate::cpu::extend(
-        &code.rules(),
+        &rules,
         space,
         c.table.clone(),
-        value_bits(h.max_value),
+        bits,
         None,
         &mut g,
-        h.n,
+        on_cpu,
         false,
         &mut |_| {},
         &mut |_| Ok(false),
     )
-    .map_err(|e| CompactError::Solve(Box::new(e)))?;
+    .map_err(solve)?;
+    if let Some(device) = device {
+        crate::gpu::extend(
+            device,
+            &code,
+            space,
+            c.table.clone(),
+            bits,
+            &mut g,
+            h.n,
+            false,
+            &mut |_| {},
+            &mut |_| Ok(false),
+            usize::MAX,
+            &mut GpuTimings::default(),
+        )
+        .map_err(solve)?;
+    }
     let summary = Summary::of(&g, Some(&space));
     let got = summary
         .powers
@@ -310,7 +340,7 @@ mod tests {
         );
         let c = read(&path).unwrap();
         assert_eq!(c.table.len(), header.rare);
-        let replayed = replay(&c, &path).unwrap();
+        let replayed = replay(&c, &path, None).unwrap();
         assert!(replayed == g, "replayed values differ");
 
         let mut wrong = RareTable::from_values(&space, &g);
@@ -329,7 +359,7 @@ mod tests {
         let bad_path = tmp("wrong");
         let text = format!("{MAGIC}\n{}\n", serde_json::to_string(&hdr).unwrap());
         std::fs::write(&bad_path, [text.as_bytes(), &bytes].concat()).unwrap();
-        match replay(&read(&bad_path).unwrap(), &bad_path) {
+        match replay(&read(&bad_path).unwrap(), &bad_path, None) {
             Err(CompactError::Differs { n, .. }) => assert_eq!(n, 65_536),
             other => panic!("{:?}", other.map(|_| ())),
         }

@@ -154,7 +154,8 @@ pub struct RestoreArgs {
     /// The run directory to make (new or empty).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
-    /// Continue the run on the GPU when it is resumed.
+    /// Replay on the GPU (the CPU takes the heaps whose options reach rare heaps), and continue
+    /// the run on the GPU when it is resumed.
     #[arg(long)]
     pub gpu: bool,
 }

@@ -57,6 +57,8 @@ pub fn resume(args: &cli::ResumeArgs) -> Result<()> {
     cli::check_heaps("-n", n)?;
     let mut request = Request::new(code, n);
     request.engine = checkpoint.engine.parse().unwrap_or(EngineChoice::Auto);
+    // The space the run had, to start from (the run still switches to a clearly better one).
+    request.space = checkpoint.space();
     request.check_period = checkpoint.check_period;
     let cfg = SolveConfig {
         request,
@@ -355,7 +357,8 @@ pub fn restore(args: &cli::RestoreArgs) -> Result<()> {
         return Err(rundir::RunDirError::Occupied(args.out.clone()).into());
     }
     let started = Instant::now();
-    let values = compact::replay(&c, &args.file)?;
+    let mut device = args.gpu.then(|| solver::gpu::open(None)).transpose()?;
+    let values = compact::replay(&c, &args.file, device.as_mut())?;
     let (mut recorder, _) = Recorder::create(
         &args.out,
         &h.code,
