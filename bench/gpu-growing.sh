@@ -2,7 +2,8 @@
 # The GPU engine against the host's cores on games whose rare values keep coming: each game to N
 # heaps on the CPU (all cores) and on the GPU, then both runs resumed from their run directories
 # for the next STRETCH heaps; time, values per second and fnv1a64 of each (compare only within
-# one command). Usage: bench/gpu-growing.sh OCTAL N STRETCH [CODE...]
+# one command). Usage: [TIMEOUT=S] bench/gpu-growing.sh OCTAL N STRETCH [CODE...] (each run at most S
+# seconds, default 550)
 set -u
 octal=$1 n=$2 stretch=$3; shift 3
 codes=${*:-.14 .04 .004 .114 .143 .1777}
@@ -13,7 +14,7 @@ run() { # label, command...
     local label=$1; shift
     local start end out ms
     start=$(date +%s%N)
-    out=$(timeout 550 "$@" --json --quiet 2>"$work/err")
+    out=$(timeout "${TIMEOUT:-550}" "$@" --json --quiet 2>"$work/err")
     end=$(date +%s%N)
     ms=$(( (end - start) / 1000000 ))
     python3 - "$label" "$ms" "$out" "$work/err" <<'PY'
@@ -29,7 +30,7 @@ print(f"{label}: {ms / 1000:.1f} s, n {j['n']}, fnv1a64 {j['fnv1a64']}, engine {
       f"rare {sp.get('rare_count')} (mask {sp.get('mask')}), last rare {sp.get('last_rare')}, "
       f"max {j.get('max_value')} at {j.get('max_value_at')}")
 PY
-    grep -h '^gpu:' "$work/err" | sed "s/^/    /"
+    grep -h 'gpu:' "$work/err" | sed "s/^/    /"
 }
 for code in $codes; do
     run "$code cpu to $n" "$octal" solve "$code" -n "$n" --out "$work/cpu$code"

@@ -1,20 +1,17 @@
 //! Long runs: a run directory survives SIGKILL at random moments (on the CPU and, where there is
-//! one, on the GPU), damage is found and named, two writers are refused, and a failed write
-//! leaves the last checkpoint valid.
+//! one, on the GPU), damage is found and named, two writers are refused, a failed write leaves
+//! the last checkpoint valid, compact checkpoints carry a run between machines, and (on a GPU)
+//! a frontier run reproduces published statistics and passes its second check.
 
+mod common;
+
+use common::{data, octal, tmp};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 const OCTAL: &str = env!("CARGO_BIN_EXE_octal");
-
-fn octal(args: &[&str]) -> Output {
-    Command::new(OCTAL)
-        .args(args)
-        .output()
-        .expect("the octal binary runs")
-}
 
 fn json(out: &Output) -> Value {
     assert!(
@@ -26,7 +23,7 @@ fn json(out: &Output) -> Value {
 }
 
 fn fresh_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("octal-runs-{}-{name}", std::process::id()));
+    let dir = tmp(name);
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }
@@ -578,4 +575,50 @@ fn a_compact_checkpoint_replays_on_the_gpu() {
         std::fs::remove_dir_all(d).unwrap();
     }
     std::fs::remove_file(&file).unwrap();
+}
+
+/// .143 to 2^28 on the GPU, under the mask 0xfd, against Flammenkamp's statistics at 2^28
+/// (unsolved.tsv: rare count, last rare heap, largest value and its first heap), then the second
+/// check of its run directory (every rare heap and a sample recomputed by the exact mex). About
+/// two minutes on an H100.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn dot143_to_2_28_on_the_gpu_as_flammenkamp() {
+    let row = data("unsolved.tsv")
+        .into_iter()
+        .find(|r| r[0] == "0.143")
+        .unwrap();
+    assert!(row[5].contains("max 148 first at 26789789"));
+    let dir = fresh_dir("frontier-143");
+    let d = dir.to_str().unwrap();
+    let j = json(&octal(&[
+        "solve",
+        ".143",
+        "-n",
+        "2^28",
+        "--gpu",
+        "--space",
+        "range:0xfd",
+        "--out",
+        d,
+        "--json",
+        "-q",
+    ]));
+    let at = j["powers_of_two"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(at["n"], 1u64 << 28);
+    assert_eq!(at["mask"], "0xfd");
+    assert_eq!(at["max_value"], row[1].parse::<u64>().unwrap());
+    assert_eq!(at["max_value_at"], 26789789);
+    assert_eq!(at["rare_count"], row[3].parse::<u64>().unwrap());
+    assert_eq!(at["last_rare"], row[4].parse::<u64>().unwrap());
+    let check = json(&octal(&["check", d, "--rare", "--sample", "16", "--json"]));
+    assert_eq!(check["check"]["mismatches"], serde_json::json!([]));
+    assert_eq!(check["check"]["rare_recomputed"], at["rare_count"]);
+    assert_eq!(check["fnv1a64"], j["fnv1a64"]);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
