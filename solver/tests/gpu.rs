@@ -333,24 +333,9 @@ fn gpu_speculation_on_dense_tables_equals_the_cpu_engine() {
         let bits = value_bits(first.iter().copied().max().unwrap());
         let mut g = ValueStore::memory();
         g.extend_from_slice(&first).unwrap();
-        let mut timings = GpuTimings::default();
         let started = Instant::now();
-        engine::extend(
-            &mut gpu,
-            None,
-            &code,
-            space,
-            RareTable::from_values(&space, &first),
-            bits,
-            &mut g,
-            n,
-            true,
-            &mut |_| {},
-            &mut |_| Ok(false),
-            usize::MAX,
-            &mut timings,
-        )
-        .unwrap();
+        let table = RareTable::from_values(&space, &first);
+        let timings = on_device(&mut gpu, None, &code, space, table, bits, &mut g, n);
         assert!(
             timings.speculated >= n - (1 << 15),
             "{code}: the kernels speculated only {} heaps",
@@ -388,6 +373,39 @@ fn gpu_speculation_alone_is_labelled_unverified() {
     );
 }
 
+/// The device's speculate-verify loop alone ([`engine::extend`], no cap on corrections) extending
+/// `g` to `n` heaps, keeping what `keep` says; returns its timings.
+#[allow(clippy::too_many_arguments)]
+fn on_device(
+    gpu: &mut Gpu,
+    keep: Option<Resident>,
+    code: &Code,
+    space: SparseSpace,
+    table: RareTable,
+    bits: u32,
+    g: &mut ValueStore,
+    n: usize,
+) -> GpuTimings {
+    let mut timings = GpuTimings::default();
+    engine::extend(
+        gpu,
+        keep,
+        code,
+        space,
+        table,
+        bits,
+        g,
+        n,
+        true,
+        &mut |_| {},
+        &mut |_| Ok(false),
+        usize::MAX,
+        &mut timings,
+    )
+    .unwrap();
+    timings
+}
+
 /// Officers on the device from the CPU's first 2^17 heaps to 2^21, with `bits`-bit codes and what
 /// `keep` says the device keeps, against the CPU engine.
 fn officers_on_the_device(gpu: &mut Gpu, cases: &[(u32, Option<Resident>)]) {
@@ -399,24 +417,8 @@ fn officers_on_the_device(gpu: &mut Gpu, cases: &[(u32, Option<Resident>)]) {
     for &(bits, keep) in cases {
         let mut g = ValueStore::memory();
         g.extend_from_slice(&prefix).unwrap();
-        let mut timings = GpuTimings::default();
         let started = Instant::now();
-        engine::extend(
-            gpu,
-            keep,
-            &code,
-            space,
-            table.clone(),
-            bits,
-            &mut g,
-            n,
-            true,
-            &mut |_| {},
-            &mut |_| Ok(false),
-            usize::MAX,
-            &mut timings,
-        )
-        .unwrap();
+        let timings = on_device(gpu, keep, &code, space, table.clone(), bits, &mut g, n);
         assert!(
             timings.speculated >= n - (1 << 17) - (1 << 16),
             "{bits} bits, {keep:?}: the kernels speculated only {} heaps",
