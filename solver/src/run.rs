@@ -18,9 +18,10 @@ use std::time::Duration;
 /// a short run reports does not depend on its length.
 pub const DISCOVERY_HEAPS: usize = DISCOVERY_START;
 
-/// The most heaps discovery grows to for the GPU engine (doubling from [`DISCOVERY_HEAPS`])
-/// while the best mask still leaves more than `discover::SETTLED` of the later half sparse, and
-/// the run needs the heaps. The CPU engines follow the values instead.
+/// The most heaps discovery grows to for a GPU run (doubling from [`DISCOVERY_HEAPS`], by the
+/// block engine) while the best mask still leaves more than `discover::SETTLED` of the later half
+/// sparse, and the run needs the heaps: the device's first stretch starts from a settled space.
+/// After discovery every run follows the values (`solve.rs`).
 pub const DISCOVERY_MAX: usize = 1 << 17;
 
 /// The engine a run asks for.
