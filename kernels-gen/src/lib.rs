@@ -42,6 +42,12 @@
 //!   words of `seen` (zeroed by the host), whose first clear bit is G(n): the exact values of
 //!   flagged heaps.
 //!
+//! [`generate_far`] writes the block engine's kernels for a game with no sparse space (exact
+//! marking; no table): `far(const u16 *g, u64 start, u64 lo, unsigned words, unsigned *seen)`, a
+//! row of the grid per heap `lo + y`, marks the value of every split of the heap whose parts lie
+//! below `start` into its `words` words of `seen`; `free_values(const unsigned *seen, unsigned
+//! words, unsigned rows, unsigned *out)` writes each row's first `free` values left clear.
+//!
 //! The crate knows nothing of CUDA at run time: the solver compiles the text with NVRTC.
 
 mod layout;
@@ -53,7 +59,7 @@ pub use source::VERIFY_PAD;
 use octal_core::{Code, RareTable, SparseSpace};
 
 /// Bumped whenever the generated text changes meaning (it is part of the header).
-pub const GENERATOR_VERSION: &str = "kernels-gen 5.1";
+pub const GENERATOR_VERSION: &str = "kernels-gen 5.2";
 
 /// Heaps the `verify` kernel lists for the host's exact check (in `flags[2 ..]`) before it keeps
 /// only the least of the others (`flags[0]`): the host verifies the block again past that heap, so
@@ -110,4 +116,10 @@ pub struct Game<'a> {
 pub fn generate(game: &Game<'_>) -> Result<String, GenError> {
     let layout = Layout::new(game)?;
     Ok(source::render(game, &layout))
+}
+
+/// The block engine's far-marking kernels for `code` (exact marking, see the crate docs), keeping
+/// `free` values a heap.
+pub fn generate_far(code: &Code, free: usize) -> String {
+    source::render_far(code, free)
 }

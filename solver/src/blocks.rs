@@ -22,6 +22,7 @@ use crate::values::ValueStore;
 use octal_core::exact::{self, Marks};
 use octal_core::{Rules, SparseSpace};
 use rayon::prelude::*;
+use std::ops::Range;
 
 /// How a block marks the far options of its heaps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,7 +34,14 @@ pub enum Marking {
 }
 
 /// Free values kept per heap (the near options take the first ones only rarely).
-const FREE: usize = 4;
+pub const FREE: usize = 4;
+
+/// The far options of a block marked elsewhere (the GPU), exact marking: for each heap of
+/// `heaps` (`g` holds the exact values of the heaps before them), the least [`FREE`] values
+/// that no split of the heap with both parts below `g.len()` gives, increasing.
+pub trait FarMarker {
+    fn exact(&mut self, g: &[u16], heaps: Range<usize>) -> Result<Vec<[u32; FREE]>, SolveError>;
+}
 
 /// What the far options of one heap leave.
 #[derive(Debug, Clone, Copy)]
@@ -89,22 +97,45 @@ impl<'a> Blocks<'a> {
     }
 
     /// The size of the block starting at heap `start`: the near options of a heap number at
-    /// most the block's length, so blocks stay a small fraction of the heaps before them.
-    pub fn block_len(start: usize) -> usize {
-        (start / 128).clamp(64, 1024)
+    /// most the block's length, so blocks stay a small fraction of the heaps before them; larger
+    /// where a device marks the far options (a launch per block).
+    pub fn block_len(start: usize, on_device: bool) -> usize {
+        if on_device {
+            (start / 128).clamp(1024, 4096)
+        } else {
+            (start / 128).clamp(64, 1024)
+        }
     }
 
     /// Extends `g`, which holds the exact values of heaps `0..g.len()`, by one block, at most
-    /// to `n` heaps. Parallel on the current rayon pool.
-    pub fn extend_block(&mut self, g: &mut ValueStore, n: usize) -> Result<(), SolveError> {
+    /// to `n` heaps. Parallel on the current rayon pool; with `device`, the exact marking's far
+    /// options are marked there.
+    pub fn extend_block(
+        &mut self,
+        g: &mut ValueStore,
+        n: usize,
+        device: Option<&mut dyn FarMarker>,
+    ) -> Result<(), SolveError> {
         let start = g.len();
-        let end = (start + Self::block_len(start)).min(n);
-        let far: Vec<Far> = {
-            let head = &g[..];
-            (start..end)
-                .into_par_iter()
-                .map_init(Marks::default, |marks, h| self.far(head, h, marks))
-                .collect()
+        let device = device.filter(|_| self.marking == Marking::Exact);
+        let end = (start + Self::block_len(start, device.is_some())).min(n);
+        let far: Vec<Far> = match device {
+            Some(device) => device
+                .exact(g, start..end)?
+                .into_iter()
+                .map(|free| Far {
+                    free,
+                    missing: [u32::MAX; FREE],
+                    overflow: false,
+                })
+                .collect(),
+            None => {
+                let head = &g[..];
+                (start..end)
+                    .into_par_iter()
+                    .map_init(Marks::default, |marks, h| self.far(head, h, marks))
+                    .collect()
+            }
         };
         g.resize(end, 0)?;
         let mut near = Marks::default();

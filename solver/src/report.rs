@@ -241,6 +241,18 @@ pub fn games_table() -> String {
 
 /// The line a GPU run prints on stderr: where the device's time went.
 pub fn gpu_timings_line(t: &GpuTimings, verified: bool) -> String {
+    let exact = format!(
+        "the device marked the far options of {} heaps (exact marking), the host their near ones",
+        t.exact
+    );
+    if t.speculated == 0 && t.exact > 0 {
+        return format!("gpu: {exact}");
+    }
+    let exact = if t.exact > 0 {
+        format!("; {exact}")
+    } else {
+        String::new()
+    };
     let verification = if verified {
         format!(
             "verified {} in {:.3} s of device time ({:.0}/s) beside it",
@@ -253,7 +265,7 @@ pub fn gpu_timings_line(t: &GpuTimings, verified: bool) -> String {
     };
     if t.host_chain {
         return format!(
-            "gpu: the CPU speculated {} heaps in {:.3} s ({:.0}/s), {verification}; {} kernel modules compiled",
+            "gpu: the CPU speculated {} heaps in {:.3} s ({:.0}/s), {verification}; {} kernel modules compiled{exact}",
             t.speculated,
             t.speculate.as_secs_f64(),
             t.speculated_per_second(),
@@ -261,7 +273,7 @@ pub fn gpu_timings_line(t: &GpuTimings, verified: bool) -> String {
         );
     }
     format!(
-        "gpu: speculated {} heaps in {:.3} s of device time ({:.0}/s, {} rounds, {:.1} heaps a round), {verification}; the host took {} blocks in {:.3} s: it waited {:.3} s for the device, {:.3} s for {} flagged heaps checked exactly and {:.3} s for verifying again past them; corrections written in {:.3} s; {} kernel modules compiled and buffers filled in {:.3} s, {} heaps on the CPU while the table settled",
+        "gpu: speculated {} heaps in {:.3} s of device time ({:.0}/s, {} rounds, {:.1} heaps a round), {verification}; the host took {} blocks in {:.3} s: it waited {:.3} s for the device, {:.3} s for {} flagged heaps checked exactly and {:.3} s for verifying again past them; corrections written in {:.3} s; {} kernel modules compiled and buffers filled in {:.3} s, {} heaps on the CPU while the table settled{exact}",
         t.speculated,
         t.speculate.as_secs_f64(),
         t.speculated_per_second(),

@@ -72,10 +72,10 @@ pub fn solve_watched(
         (EngineChoice::Unrolled, _) if game.is_none_or(|d| d.unrolled.is_err()) => {
             return Err(SolveError::NoUnrolled(req.code.clone()))
         }
-        (choice @ (EngineChoice::Generic | EngineChoice::Gpu), None) => {
+        (EngineChoice::Generic, None) => {
             return Err(SolveError::NoSparseSpace {
                 code: req.code.clone(),
-                engine: choice,
+                engine: EngineChoice::Generic,
             })
         }
         _ => {}
@@ -112,6 +112,7 @@ pub fn solve_watched(
         gpu_timings: device.as_ref().map(|_| GpuTimings::default()),
         device,
         settled: false,
+        far: None,
     };
     let table = run.run(&mut g, notify, &mut proved)?;
     let Stretches {
@@ -162,7 +163,7 @@ fn grow_by_blocks(
     store.extend_from_slice(g)?;
     let mut blocks = Blocks::new(rules, Marking::Classic(space), &store);
     while store.len() < n {
-        blocks.extend_block(&mut store, n)?;
+        blocks.extend_block(&mut store, n, None)?;
     }
     g.extend_from_slice(&store[g.len()..]);
     Ok(())
@@ -194,6 +195,8 @@ struct Stretches<'a> {
     gpu_timings: Option<GpuTimings>,
     /// The device's last stretch found no rare value.
     settled: bool,
+    /// The device's far marking for stretches that no space fits, once one came.
+    far: Option<Box<dyn gpu::FarMarker>>,
 }
 
 /// The engine of the current stretch.
@@ -303,15 +306,30 @@ impl<'a> Stretches<'a> {
                     let until = (from + (from / 16).max(BLOCK_STRETCH))
                         .min((from + 1).next_power_of_two())
                         .min(req.n);
-                    let mut stopped = proved(g)?;
-                    while !stopped && g.len() < until {
-                        blocks.extend_block(g, until)?;
-                        stopped = proved(g)?;
+                    // A GPU run marks the exact marking's far options on the device.
+                    if marking == Marking::Exact && self.far.is_none() {
+                        if let Some(device) = &self.device {
+                            self.far = Some(gpu::far_marker(device, &req.code)?);
+                        }
                     }
+                    let on_device = marking == Marking::Exact && self.far.is_some();
                     let used = match marking {
+                        Marking::Exact if on_device => Engine::Gpu,
                         Marking::Exact => Engine::Exact,
                         Marking::Classic(_) => Engine::Classic,
                     };
+                    let mut stopped = proved(g)?;
+                    while !stopped && g.len() < until {
+                        let far = match &mut self.far {
+                            Some(far) if on_device => Some(far.as_mut() as &mut dyn gpu::FarMarker),
+                            _ => None,
+                        };
+                        blocks.extend_block(g, until, far)?;
+                        stopped = proved(g)?;
+                    }
+                    if let (true, Some(t)) = (on_device, self.gpu_timings.as_mut()) {
+                        t.exact += g.len() - from;
+                    }
                     (stopped, used)
                 }
             };

@@ -182,7 +182,7 @@ proptest! {
         g.extend_from_slice(&want[..known]).unwrap();
         let mut blocks = Blocks::new(&rules, marking, &g);
         while g.len() < n {
-            blocks.extend_block(&mut g, n).unwrap();
+            blocks.extend_block(&mut g, n, None).unwrap();
         }
         prop_assert!(g == want, "{} with {:?} differs", code, marking);
     }

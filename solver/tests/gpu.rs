@@ -107,6 +107,37 @@ fn generated_kernels_compile_with_nvrtc() {
     assert!(compiled >= 40, "only {compiled} sources compiled");
 }
 
+/// The block engine's far-marking kernels compile for every game of the tests' tables, with a
+/// space or without.
+#[test]
+fn far_kernels_compile_with_nvrtc() {
+    need_nvrtc();
+    for code in table_codes() {
+        let source = kernels_gen::generate_far(&code, solver::blocks::FREE);
+        device::compile(&source, "compute_90").unwrap_or_else(|e| panic!("{code}: {e}"));
+    }
+}
+
+/// Games that no sparse space fits (.0106 and .07, and .004 until 2^17 heaps or more): `--gpu`
+/// marks the exact block engine's far options on the device; value by value against the CPU.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn gpu_exact_marking_equals_the_cpu_engine() {
+    drop(device()); // fails at once, with the reason, where the device cannot be opened
+    let codes: Vec<(Code, usize)> = [(".0106", 1 << 19), (".07", 1 << 16), (".004", 1 << 18)]
+        .iter()
+        .map(|&(c, n)| (c.parse().unwrap(), n))
+        .collect();
+    let compared = gpu_equals_cpu(codes);
+    assert_eq!(compared.games, 3, "a game was not compared");
+    for code in ["0.0106", "0.004"] {
+        assert!(
+            compared.on_device.iter().any(|c| c == code),
+            "{code}: no stretch on the device"
+        );
+    }
+}
+
 /// The table, space and values of Officers' first 2^17 heaps (the CPU engine's).
 fn officers_prefix() -> (Code, SparseSpace, RareTable, ValueStore) {
     let code: Code = ".6".parse().unwrap();

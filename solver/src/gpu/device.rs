@@ -4,7 +4,7 @@
 
 use super::launch::Kernels;
 use crate::gpu_error::GpuError;
-use cudarc::driver::{CudaContext, CudaStream};
+use cudarc::driver::{CudaContext, CudaModule, CudaStream};
 use cudarc::nvrtc::{self, CompileError, CompileOptions, Ptx};
 use kernels_gen::{Game, Layout};
 use std::collections::HashMap;
@@ -135,11 +135,15 @@ impl Gpu {
             again.layout = layout;
             return Ok((Arc::new(again), false));
         }
-        let ptx = compile(&source, &self.arch)?;
-        let module = self.ctx.load_module(ptx)?;
+        let module = self.load(&source)?;
         let kernels = Arc::new(Kernels::load(&module, layout, self.sms, self.sm_shared)?);
         self.modules.insert(source, kernels.clone());
         Ok((kernels, true))
+    }
+
+    /// Compiles `source` for the device's architecture and loads it.
+    pub(super) fn load(&self, source: &str) -> Result<Arc<CudaModule>, GpuError> {
+        Ok(self.ctx.load_module(compile(source, &self.arch)?)?)
     }
 
     /// Starts opening device 0 on a thread of its own: the driver's initialisation and a

@@ -5,11 +5,13 @@
 //! `unsafe` kernel launch; [`engine`] is the speculate-verify loop on the device, which reports
 //! values only after the `verify` kernel (and, for the heaps it flags, the exact `mex` kernel)
 //! proved them; a new rare value joins the device's table as data. [`crate::solve`] runs it for
-//! the stretches whose values suit speculation. It depends on the run's vocabulary
+//! the stretches whose values suit speculation; `far` marks the far options of the block
+//! engine's exact marking (games no sparse space fits). It depends on the run's vocabulary
 //! ([`crate::run`]) and the CPU engine; nothing but [`crate::solve`] depends on it.
 //! Without the `gpu` feature only [`open_beside`], [`open`] and [`extend`] remain, and
 //! `--gpu` fails with one clear line (`GpuError::NotBuilt`).
 
+pub use crate::blocks::FarMarker;
 use crate::cpu::Ended;
 use crate::run::{GpuTimings, Notice, SolveError};
 use crate::values::ValueStore;
@@ -19,6 +21,8 @@ use octal_core::{Code, RareTable, SparseSpace};
 pub mod device;
 #[cfg(feature = "gpu")]
 pub mod engine;
+#[cfg(feature = "gpu")]
+mod far;
 #[cfg(feature = "gpu")]
 mod launch;
 #[cfg(feature = "gpu")]
@@ -95,4 +99,16 @@ pub fn extend(
     );
     #[cfg(not(feature = "gpu"))]
     match *device {}
+}
+
+/// The block engine's far marking (exact, for games no sparse space fits) on `device`, its
+/// kernels compiled for `code`.
+pub fn far_marker(device: &Device, code: &Code) -> Result<Box<dyn FarMarker>, SolveError> {
+    #[cfg(feature = "gpu")]
+    return Ok(Box::new(far::DeviceFar::new(&device.0, code)?));
+    #[cfg(not(feature = "gpu"))]
+    {
+        let _ = code;
+        match *device {}
+    }
 }

@@ -10,7 +10,7 @@ use octal_survey::classes::{classify, Classes};
 use octal_survey::codes::{Shard, MAX_SURVEY_DIGITS};
 use octal_survey::record::{GameRecord, PeriodRecord, SparseRecord, HEAD};
 use octal_survey::store::{self, Meta, SurveyDir};
-use solver::run::{EngineChoice, Request, SolveError};
+use solver::run::{EngineChoice, Request};
 use solver::solve::solve;
 use solver::summary::Summary;
 use std::io::IsTerminal;
@@ -172,15 +172,7 @@ fn compute(code: &Code, max_n: usize, gpu: bool) -> Result<GameRecord> {
         req.engine = EngineChoice::Gpu;
     }
     let start = Instant::now();
-    let solution = match solve(&req, &mut |_| {}) {
-        // The GPU engine needs a sparse space; the others run the game.
-        Err(SolveError::NoSparseSpace { .. }) if gpu => {
-            req.engine = EngineChoice::Auto;
-            solve(&req, &mut |_| {})
-        }
-        other => other,
-    }
-    .with_context(|| format!("survey game {code}"))?;
+    let solution = solve(&req, &mut |_| {}).with_context(|| format!("survey game {code}"))?;
     let seconds = start.elapsed().as_secs_f64();
     let g = &solution.values[..];
     let s = Summary::of(g, solution.space.as_ref());

@@ -1,0 +1,100 @@
+//! The block engine's far options on the device, for games that no sparse space fits (exact
+//! marking): the values proved so far go to the device as they grow, and each block's far
+//! splits are marked there, a row of the grid per heap, leaving the near options to the host.
+
+use super::device::Gpu;
+use super::launch::FarKernels;
+use crate::blocks::{FarMarker, FREE};
+use crate::gpu_error::GpuError;
+use crate::run::SolveError;
+use cudarc::driver::{CudaSlice, CudaStream};
+use octal_core::Code;
+use std::ops::Range;
+use std::sync::Arc;
+
+/// The device's copy of the values and the far-marking kernels of one game.
+pub struct DeviceFar {
+    stream: Arc<CudaStream>,
+    kernels: FarKernels,
+    /// The values of heaps `0 .. on_device`, and the largest of them.
+    g: CudaSlice<u16>,
+    on_device: usize,
+    max: u16,
+    /// Each heap's bitset of far values, and its first free values.
+    seen: CudaSlice<u32>,
+    out: CudaSlice<u32>,
+}
+
+impl DeviceFar {
+    /// Compiles the game's far-marking kernels for `gpu`.
+    pub fn new(gpu: &Gpu, code: &Code) -> Result<DeviceFar, GpuError> {
+        let module = gpu.load(&kernels_gen::generate_far(code, FREE))?;
+        let stream = gpu.stream.clone();
+        Ok(DeviceFar {
+            kernels: FarKernels::load(&module)?,
+            g: stream.alloc_zeros(1 << 16)?,
+            on_device: 0,
+            max: 0,
+            seen: stream.alloc_zeros(1)?,
+            out: stream.alloc_zeros(1)?,
+            stream,
+        })
+    }
+
+    /// [`FarMarker::exact`] on the device.
+    fn mark(&mut self, g: &[u16], heaps: Range<usize>) -> Result<Vec<[u32; FREE]>, GpuError> {
+        assert!(heaps.start == g.len() && !heaps.is_empty());
+        let stream = &self.stream;
+        if g.len() < self.on_device {
+            (self.on_device, self.max) = (0, 0); // other values: all of them again
+        }
+        if g.len() > self.g.len() {
+            let mut grown = stream.alloc_zeros::<u16>(2 * g.len().next_power_of_two())?;
+            if self.on_device > 0 {
+                stream.memcpy_dtod(
+                    &self.g.slice(..self.on_device),
+                    &mut grown.slice_mut(..self.on_device),
+                )?;
+            }
+            self.g = grown;
+        }
+        if self.on_device < g.len() {
+            let new = &g[self.on_device..];
+            stream.memcpy_htod(new, &mut self.g.slice_mut(self.on_device..g.len()))?;
+            self.max = new.iter().copied().fold(self.max, u16::max);
+            self.on_device = g.len();
+        }
+        // The xor of two values below 2^bits is below 2^bits.
+        let bits = u16::BITS - self.max.leading_zeros();
+        let words = ((1usize << bits) / 32).max(1);
+        let rows = heaps.len();
+        if self.seen.len() < rows * words {
+            self.seen = stream.alloc_zeros(rows * words)?;
+        }
+        if self.out.len() < rows * FREE {
+            self.out = stream.alloc_zeros(rows * FREE)?;
+        }
+        self.kernels.mark(
+            stream,
+            &self.g,
+            g.len() as u64,
+            heaps.start as u64,
+            rows,
+            words,
+            &mut self.seen,
+            &mut self.out,
+            FREE,
+        )?;
+        let out = stream.clone_dtoh(&self.out.slice(..rows * FREE))?;
+        Ok(out
+            .chunks(FREE)
+            .map(|c| c.try_into().expect("FREE words a heap"))
+            .collect())
+    }
+}
+
+impl FarMarker for DeviceFar {
+    fn exact(&mut self, g: &[u16], heaps: Range<usize>) -> Result<Vec<[u32; FREE]>, SolveError> {
+        Ok(self.mark(g, heaps)?)
+    }
+}
