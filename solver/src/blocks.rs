@@ -41,10 +41,15 @@ pub const FREE: usize = 4;
 /// that no split of the heap with both parts below `g.len()` gives, increasing.
 pub trait FarMarker {
     fn exact(&mut self, g: &[u16], heaps: Range<usize>) -> Result<Vec<[u32; FREE]>, SolveError>;
+
+    /// Every value a far split of each heap of `heaps` gives, as bitsets of `words` words a
+    /// heap (value v at bit v % 32 of word v / 32; values past them are not given): returns
+    /// `words` and the bitsets, heap after heap.
+    fn all(&mut self, g: &[u16], heaps: Range<usize>) -> Result<(usize, Vec<u32>), SolveError>;
 }
 
 /// What the far options of one heap leave.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Far {
     /// The least values of the heap's (common) class that no far option takes, increasing;
     /// `u32::MAX` past the last.
@@ -117,10 +122,9 @@ impl<'a> Blocks<'a> {
         device: Option<&mut dyn FarMarker>,
     ) -> Result<(), SolveError> {
         let start = g.len();
-        let device = device.filter(|_| self.marking == Marking::Exact);
         let end = (start + Self::block_len(start, device.is_some())).min(n);
-        let far: Vec<Far> = match device {
-            Some(device) => device
+        let far: Vec<Far> = match (device, self.marking) {
+            (Some(device), Marking::Exact) => device
                 .exact(g, start..end)?
                 .into_iter()
                 .map(|free| Far {
@@ -129,7 +133,20 @@ impl<'a> Blocks<'a> {
                     overflow: false,
                 })
                 .collect(),
-            None => {
+            (Some(device), Marking::Classic(space)) => {
+                let (words, seen) = device.all(g, start..end)?;
+                (start..end)
+                    .into_par_iter()
+                    .map(|h| {
+                        let set = &seen[(h - start) * words..][..words];
+                        classic_far(space, h, |v| {
+                            let w = v as usize / 32;
+                            w < words && set[w] >> (v % 32) & 1 == 1
+                        })
+                    })
+                    .collect()
+            }
+            (None, _) => {
                 let head = &g[..];
                 (start..end)
                     .into_par_iter()
@@ -294,6 +311,37 @@ impl<'a> Blocks<'a> {
     }
 }
 
+/// What every far split of heap `h` leaves under the classic marking, from `given`, which says
+/// whether some far split gives a value: the first common-class values none gives, and the
+/// rare-class values below the second of them that none gives (all far splits seen: the same
+/// as the classic marking's scan finds).
+fn classic_far(space: SparseSpace, h: usize, given: impl Fn(u32) -> bool) -> Far {
+    let common = |v: u32| !space.is_rare(h, v as u16);
+    let mut free = [u32::MAX; FREE];
+    let mut v = 0u32;
+    for slot in free.iter_mut() {
+        while v <= u32::from(u16::MAX) && (!common(v) || given(v)) {
+            v += 1;
+        }
+        *slot = v;
+        v += 1;
+    }
+    let mut far = Far {
+        free,
+        missing: [u32::MAX; FREE],
+        overflow: false,
+    };
+    let missing = (0..free[1].min(1 << 16)).filter(|&v| !common(v) && !given(v));
+    for (k, v) in missing.enumerate() {
+        if k == FREE {
+            far.overflow = true;
+            break;
+        }
+        far.missing[k] = v;
+    }
+    far
+}
+
 /// Far splits scanned between two checks of the rare values still missing.
 const SCAN: usize = 64;
 
@@ -303,5 +351,37 @@ const SCAN: usize = 64;
 fn mark_splits(marks: &mut Marks, low: &[u16], high: &[u16]) {
     for (&x, &y) in low.iter().zip(high.iter().rev()) {
         marks.insert(x ^ y);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use octal_core::{discover, Code};
+
+    /// The classic marking's far options from every far split (what the device marks) equal
+    /// the classic algorithm's scan, heap by heap, past the first 2^14 heaps of games whose rare
+    /// values keep coming.
+    #[test]
+    fn every_far_split_gives_the_classic_marking() {
+        for code in [".04", ".114", ".14"] {
+            let rules = code.parse::<Code>().unwrap().rules();
+            let g = exact::values(&rules, 1 << 14).unwrap();
+            let (space, _) = discover::best_space(&rules, &g).expect("a mask");
+            let blocks = Blocks::new(&rules, Marking::Classic(space), &g);
+            let mut marks = Marks::default();
+            for h in g.len()..g.len() + 300 {
+                let mut all = Marks::default();
+                all.clear();
+                for &i in &rules.breaking {
+                    let Some(s) = h.checked_sub(i) else { continue };
+                    for a in (s + 1).saturating_sub(g.len()).max(1)..=s / 2 {
+                        all.insert(g[a] ^ g[s - a]);
+                    }
+                }
+                let from_all = classic_far(space, h, |v| v <= 0xffff && all.contains(v as u16));
+                assert_eq!(from_all, blocks.far(&g, h, &mut marks), "{code} at {h}");
+            }
+        }
     }
 }

@@ -195,7 +195,7 @@ struct Stretches<'a> {
     gpu_timings: Option<GpuTimings>,
     /// The device's last stretch found no rare value.
     settled: bool,
-    /// The device's far marking for stretches that no space fits, once one came.
+    /// The device's far marking for the block engine's stretches, once one came.
     far: Option<Box<dyn gpu::FarMarker>>,
 }
 
@@ -306,15 +306,15 @@ impl<'a> Stretches<'a> {
                     let until = (from + (from / 16).max(BLOCK_STRETCH))
                         .min((from + 1).next_power_of_two())
                         .min(req.n);
-                    // A GPU run marks the exact marking's far options on the device.
-                    if marking == Marking::Exact && self.far.is_none() {
+                    // A GPU run marks the far options on the device.
+                    if self.far.is_none() {
                         if let Some(device) = &self.device {
                             self.far = Some(gpu::far_marker(device, &req.code)?);
                         }
                     }
-                    let on_device = marking == Marking::Exact && self.far.is_some();
+                    let on_device = self.far.is_some();
                     let used = match marking {
-                        Marking::Exact if on_device => Engine::Gpu,
+                        _ if on_device => Engine::Gpu,
                         Marking::Exact => Engine::Exact,
                         Marking::Classic(_) => Engine::Classic,
                     };

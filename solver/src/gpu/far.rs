@@ -1,6 +1,7 @@
-//! The block engine's far options on the device, for games that no sparse space fits (exact
-//! marking): the values proved so far go to the device as they grow, and each block's far
-//! splits are marked there, a row of the grid per heap, leaving the near options to the host.
+//! The block engine's far options on the device: the values proved so far go to the device as
+//! they grow, and each block's far splits are marked there, a row of the grid per heap, leaving
+//! the near options to the host; for the exact marking the device also picks each heap's first
+//! free values, for the classic one the host reads the whole bitsets.
 
 use super::device::Gpu;
 use super::launch::FarKernels;
@@ -41,8 +42,9 @@ impl DeviceFar {
         })
     }
 
-    /// [`FarMarker::exact`] on the device.
-    fn mark(&mut self, g: &[u16], heaps: Range<usize>) -> Result<Vec<[u32; FREE]>, GpuError> {
+    /// Marks the far splits of `heaps` into `seen` (`g` holds the heaps before them, which go to
+    /// the device first); returns the words a heap.
+    fn mark(&mut self, g: &[u16], heaps: &Range<usize>) -> Result<usize, GpuError> {
         assert!(heaps.start == g.len() && !heaps.is_empty());
         let stream = &self.stream;
         if g.len() < self.on_device {
@@ -71,9 +73,6 @@ impl DeviceFar {
         if self.seen.len() < rows * words {
             self.seen = stream.alloc_zeros(rows * words)?;
         }
-        if self.out.len() < rows * FREE {
-            self.out = stream.alloc_zeros(rows * FREE)?;
-        }
         self.kernels.mark(
             stream,
             &self.g,
@@ -82,19 +81,43 @@ impl DeviceFar {
             rows,
             words,
             &mut self.seen,
-            &mut self.out,
-            FREE,
         )?;
+        Ok(words)
+    }
+
+    /// [`FarMarker::exact`] on the device.
+    fn free(&mut self, g: &[u16], heaps: Range<usize>) -> Result<Vec<[u32; FREE]>, GpuError> {
+        let words = self.mark(g, &heaps)?;
+        let rows = heaps.len();
+        if self.out.len() < rows * FREE {
+            self.out = self.stream.alloc_zeros(rows * FREE)?;
+        }
+        let stream = &self.stream;
+        self.kernels
+            .free_values(stream, rows, words, &self.seen, &mut self.out, FREE)?;
         let out = stream.clone_dtoh(&self.out.slice(..rows * FREE))?;
         Ok(out
             .chunks(FREE)
             .map(|c| c.try_into().expect("FREE words a heap"))
             .collect())
     }
+
+    /// [`FarMarker::all`] on the device.
+    fn all(&mut self, g: &[u16], heaps: Range<usize>) -> Result<(usize, Vec<u32>), GpuError> {
+        let words = self.mark(g, &heaps)?;
+        let seen = self
+            .stream
+            .clone_dtoh(&self.seen.slice(..heaps.len() * words))?;
+        Ok((words, seen))
+    }
 }
 
 impl FarMarker for DeviceFar {
     fn exact(&mut self, g: &[u16], heaps: Range<usize>) -> Result<Vec<[u32; FREE]>, SolveError> {
-        Ok(self.mark(g, heaps)?)
+        Ok(self.free(g, heaps)?)
+    }
+
+    fn all(&mut self, g: &[u16], heaps: Range<usize>) -> Result<(usize, Vec<u32>), SolveError> {
+        Ok(DeviceFar::all(self, g, heaps)?)
     }
 }

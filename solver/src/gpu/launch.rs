@@ -565,8 +565,8 @@ impl FarKernels {
     }
 
     /// Marks the far splits (both parts below `start`) of heaps `lo .. lo + rows` into `seen`
-    /// (`words` words a heap, zeroed here), then writes each heap's first `free` clear values
-    /// into `out`, on `stream`. `g` holds the values of heaps `0 .. start` (at least).
+    /// (`words` words a heap, zeroed here), on `stream`. `g` holds the values of heaps
+    /// `0 .. start` (at least).
     #[allow(clippy::too_many_arguments)]
     pub fn mark(
         &self,
@@ -577,17 +577,15 @@ impl FarKernels {
         rows: usize,
         words: usize,
         seen: &mut CudaSlice<u32>,
-        out: &mut CudaSlice<u32>,
-        free: usize,
     ) -> Result<(), DriverError> {
         assert!((1..=65535).contains(&rows) && lo >= start && start as usize <= g.len());
-        assert!(seen.len() >= rows * words && out.len() >= rows * free && words <= 2048);
+        assert!(seen.len() >= rows * words && words <= 2048);
         stream.memset_zeros(&mut seen.slice_mut(..rows * words))?;
         // Splits of the largest heap: at most start / 2 a breaking digit.
         let mut cfg = grid((start / 2).div_ceil(FAR_SPLITS).min(1 << 16), FAR_THREADS);
         cfg.grid_dim.1 = rows as u32;
         cfg.shared_mem_bytes = (4 * words) as u32;
-        let (words, rows32) = (words as u32, rows as u32);
+        let words = words as u32;
         // SAFETY: matches `far(const u16 *g, u64 start, u64 lo, unsigned words, unsigned *seen)`
         // with `4 words` bytes of dynamic shared memory (its bitset, words <= 2048): row y reads
         // g[a] and g[s - a] for splits whose parts are below start (within g), and ors into its
@@ -599,16 +597,32 @@ impl FarKernels {
                 .arg(&start)
                 .arg(&lo)
                 .arg(&words)
-                .arg(&mut *seen)
+                .arg(seen)
                 .launch(cfg)
-        }?;
+        }
+        .map(|_| ())
+    }
+
+    /// Writes the first `free` clear values of each of the `rows` heaps of `seen` (`words`
+    /// words a heap) into `out`, on `stream`.
+    pub fn free_values(
+        &self,
+        stream: &Arc<CudaStream>,
+        rows: usize,
+        words: usize,
+        seen: &CudaSlice<u32>,
+        out: &mut CudaSlice<u32>,
+        free: usize,
+    ) -> Result<(), DriverError> {
+        assert!(seen.len() >= rows * words && out.len() >= rows * free);
+        let (words, rows32) = (words as u32, rows as u32);
         // SAFETY: matches `free_values(const unsigned *seen, unsigned words, unsigned rows,
         // unsigned *out)`: thread y < rows reads its `words` words of `seen` and writes FREE
         // (= `free`) words of `out` (rows * free of them).
         unsafe {
             stream
                 .launch_builder(&self.free)
-                .arg(&*seen)
+                .arg(seen)
                 .arg(&words)
                 .arg(&rows32)
                 .arg(out)
