@@ -217,15 +217,7 @@ impl<'a> Blocks<'a> {
                 }
             }
         }
-        let mut free = [u32::MAX; FREE];
-        let mut v = 0u32;
-        for slot in free.iter_mut() {
-            while v <= u32::from(u16::MAX) && (!self.common(h, v) || marks.contains(v as u16)) {
-                v += 1;
-            }
-            *slot = v;
-            v += 1;
-        }
+        let free = first_free(|v| self.common(h, v) && !marks.contains(v as u16));
         let mut far = Far {
             free,
             missing: [u32::MAX; FREE],
@@ -311,21 +303,27 @@ impl<'a> Blocks<'a> {
     }
 }
 
+/// The first [`FREE`] values that are `free` (every value past 2^16 is).
+fn first_free(free: impl Fn(u32) -> bool) -> [u32; FREE] {
+    let mut first = [u32::MAX; FREE];
+    let mut v = 0u32;
+    for slot in first.iter_mut() {
+        while v <= u32::from(u16::MAX) && !free(v) {
+            v += 1;
+        }
+        *slot = v;
+        v += 1;
+    }
+    first
+}
+
 /// What every far split of heap `h` leaves under the classic marking, from `given`, which says
 /// whether some far split gives a value: the first common-class values none gives, and the
 /// rare-class values below the second of them that none gives (all far splits seen: the same
 /// as the classic marking's scan finds).
 fn classic_far(space: SparseSpace, h: usize, given: impl Fn(u32) -> bool) -> Far {
     let common = |v: u32| !space.is_rare(h, v as u16);
-    let mut free = [u32::MAX; FREE];
-    let mut v = 0u32;
-    for slot in free.iter_mut() {
-        while v <= u32::from(u16::MAX) && (!common(v) || given(v)) {
-            v += 1;
-        }
-        *slot = v;
-        v += 1;
-    }
+    let free = first_free(|v| common(v) && !given(v));
     let mut far = Far {
         free,
         missing: [u32::MAX; FREE],
