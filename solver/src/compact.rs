@@ -16,7 +16,7 @@ use crate::summary::Summary;
 use crate::values::{ValueStore, ValuesError};
 use octal_core::codec::{value_bits, LoopTable};
 use octal_core::fnv::Fnv1a64;
-use octal_core::{Code, RareTable, SparseKind, SparseSpace};
+use octal_core::{Code, RareTable, SparseSpace};
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -139,15 +139,12 @@ pub fn write(
     let bytes = data(first, &table);
     let mut fnv = Fnv1a64::new();
     fnv.write(&bytes);
-    let domain_k = match space.kind {
-        SparseKind::Range => 0,
-        SparseKind::Domain { k } => k,
-    };
+    let (sparse, mask, domain_k) = crate::rundir::space_fields(Some(space));
     let header = Header {
         code: code.to_string(),
         n: g.len(),
-        sparse: space.kind_name().to_string(),
-        mask: space.mask,
+        sparse: sparse.to_string(),
+        mask,
         domain_k,
         max_value: summary.max_value,
         exact: first.len(),

@@ -112,6 +112,21 @@ pub fn recorded_space(sparse: &str, mask: u16, domain_k: usize) -> Option<octal_
     Some(SparseSpace { kind, mask })
 }
 
+/// The fields [`recorded_space`] reads back: the kind's name ("none" without a space), the mask
+/// and the domain type's digit index.
+pub fn space_fields(space: Option<octal_core::SparseSpace>) -> (&'static str, u16, usize) {
+    use octal_core::SparseKind;
+    let domain_k = match space.map(|s| s.kind) {
+        Some(SparseKind::Domain { k }) => k,
+        _ => 0,
+    };
+    (
+        space.map_or("none", |s| s.kind_name()),
+        space.map_or(0, |s| s.mask),
+        domain_k,
+    )
+}
+
 impl Checkpoint {
     /// The sparse space recorded.
     pub fn space(&self) -> Option<octal_core::SparseSpace> {
@@ -120,13 +135,8 @@ impl Checkpoint {
 
     /// Records a sparse space.
     pub fn set_space(&mut self, space: Option<octal_core::SparseSpace>) {
-        use octal_core::SparseKind;
-        self.sparse = space.map_or("none", |s| s.kind_name()).to_string();
-        self.mask = space.map_or(0, |s| s.mask);
-        self.domain_k = match space.map(|s| s.kind) {
-            Some(SparseKind::Domain { k }) => k,
-            _ => 0,
-        };
+        let (sparse, mask, domain_k) = space_fields(space);
+        (self.sparse, self.mask, self.domain_k) = (sparse.to_string(), mask, domain_k);
     }
 }
 

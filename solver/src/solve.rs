@@ -109,7 +109,7 @@ pub fn solve_watched(
         stretches: Vec::new(),
         changes: Vec::new(),
         last: Engine::Exact,
-        gpu_timings: device.as_ref().map(|_| GpuTimings::default()),
+        gpu_timings: GpuTimings::default(),
         device,
         settled: false,
         far: None,
@@ -120,9 +120,11 @@ pub fn solve_watched(
         stretches,
         changes,
         last,
+        device,
         gpu_timings,
         ..
     } = run;
+    let gpu_timings = device.map(|_| gpu_timings);
     let period = if req.verify { search.proved() } else { None };
     if let (Some(p), true) = (period, req.check_period) {
         g.truncate(p.checked_to);
@@ -192,7 +194,7 @@ struct Stretches<'a> {
     last: Engine,
     /// The GPU that computes the stretches that suit speculation, and its timings.
     device: Option<gpu::Device>,
-    gpu_timings: Option<GpuTimings>,
+    gpu_timings: GpuTimings,
     /// The device's last stretch found no rare value.
     settled: bool,
     /// The device's far marking for the block engine's stretches, once one came.
@@ -241,8 +243,8 @@ impl<'a> Stretches<'a> {
                         engine = Current::Gpu(space, seed_table(self.game, space, g));
                         self.settled = false;
                     }
-                    let (Current::Gpu(_, table), Some(device), Some(timings)) =
-                        (&mut engine, self.device.as_mut(), self.gpu_timings.as_mut())
+                    let (Current::Gpu(_, table), Some(device)) =
+                        (&mut engine, self.device.as_mut())
                     else {
                         unreachable!("made above")
                     };
@@ -261,7 +263,7 @@ impl<'a> Stretches<'a> {
                         notify,
                         proved,
                         corrections,
-                        timings,
+                        &mut self.gpu_timings,
                     )?;
                     self.settled = ended == *table;
                     *table = ended;
@@ -327,8 +329,8 @@ impl<'a> Stretches<'a> {
                         blocks.extend_block(g, until, far)?;
                         stopped = proved(g)?;
                     }
-                    if let (true, Some(t)) = (on_device, self.gpu_timings.as_mut()) {
-                        t.exact += g.len() - from;
+                    if on_device {
+                        self.gpu_timings.exact += g.len() - from;
                     }
                     (stopped, used)
                 }

@@ -237,8 +237,8 @@ pub fn extend(
         // Kernels for rare sources run while options reach rare heaps (to `hot_from`, which each
         // new rare heap moves); past it the faster ones take over (one-byte codes for 9 bits).
         let mut until = if rare_sources { hot_from.min(n) } else { n };
-        // Some(Ok(ended)): ended; Some(Err(())): wider codes; None: new kernels.
-        let ended = loop {
+        // Whether the codes need another bit (else new kernels for the table).
+        let widen = loop {
             match run.run(&verifier, g, until, verify, stop, timings)? {
                 Ended::Wrong { heap, value } => {
                     let started = Instant::now();
@@ -261,28 +261,24 @@ pub fn extend(
                     timings.correct += started.elapsed();
                     made += 1;
                     if made >= corrections {
-                        break Some(Ok(cpu::Ended::Corrected));
+                        return Ok((table, cpu::Ended::Corrected));
                     }
                     if !same_kernels {
-                        break None;
+                        break false;
                     }
                 }
-                Ended::Done => break None,
-                Ended::Stopped => break Some(Ok(cpu::Ended::Stopped)),
-                Ended::Widen => break Some(Err(())),
+                Ended::Done => break false,
+                Ended::Stopped => return Ok((table, cpu::Ended::Stopped)),
+                Ended::Widen => break true,
             }
         };
-        match ended {
-            None => {}
-            Some(Ok(ended)) => return Ok((table, ended)),
-            Some(Err(())) => {
-                need = kernels.layout.value_bits + 1;
-                bits = bits.max(need);
-                if need > kernels_gen::MAX_VALUE_BITS {
-                    return Err(GpuError::Generate(kernels_gen::GenError::TooWide { bits }).into());
-                }
-                notify(Notice::Widened { bits });
+        if widen {
+            need = kernels.layout.value_bits + 1;
+            bits = bits.max(need);
+            if need > kernels_gen::MAX_VALUE_BITS {
+                return Err(GpuError::Generate(kernels_gen::GenError::TooWide { bits }).into());
             }
+            notify(Notice::Widened { bits });
         }
     }
     Ok((table, cpu::Ended::Reached))
