@@ -22,6 +22,25 @@ pub trait Word: Copy + Default + Send + Sync + 'static + BitXor<Output = Self> {
     const BYTE: bool;
     fn from_code(c: u16) -> Self;
     fn index(self) -> usize;
+
+    /// The marks of heaps `at[0 .. GROUP]` from `entries` (each at least [`GROUP`] back), in
+    /// 64-bit registers: one bit a code read, each rare entry's code xored in.
+    ///
+    /// # Safety
+    /// Every entry's distance is at least [`GROUP`] and at most what lies in the window before
+    /// `at`, and every code read (xored with an entry's) is below 64.
+    #[inline(always)]
+    unsafe fn group_marks(at: *const Self, entries: &[u64]) -> [u64; GROUP] {
+        let mut marks = [0u64; GROUP];
+        for &e in entries {
+            let back = at.sub((e >> 16) as usize);
+            let code = Self::from_code(e as u16);
+            for (j, m) in marks.iter_mut().enumerate() {
+                *m |= 1u64 << (*back.add(j) ^ code).index();
+            }
+        }
+        marks
+    }
 }
 
 impl Word for u8 {
@@ -34,6 +53,27 @@ impl Word for u8 {
     #[inline]
     fn index(self) -> usize {
         self as usize
+    }
+
+    /// Four lanes of 64 bits at a time: one widening load, one xor, one variable shift and one
+    /// or per four heaps and entry.
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    #[inline(always)]
+    unsafe fn group_marks(at: *const u8, entries: &[u64]) -> [u64; GROUP] {
+        use std::arch::x86_64::*;
+        let ones = _mm256_set1_epi64x(1);
+        let mut m = [_mm256_setzero_si256(); GROUP / 4];
+        for &e in entries {
+            let back = at.sub((e >> 16) as usize);
+            let code = _mm256_set1_epi64x(i64::from(e as u8));
+            for (q, mq) in m.iter_mut().enumerate() {
+                let four = (back.add(4 * q) as *const i32).read_unaligned();
+                let codes = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(four));
+                let bits = _mm256_sllv_epi64(ones, _mm256_xor_si256(codes, code));
+                *mq = _mm256_or_si256(*mq, bits);
+            }
+        }
+        std::mem::transmute::<[__m256i; GROUP / 4], [u64; GROUP]>(m)
     }
 }
 
@@ -274,12 +314,54 @@ impl<W: Word> Speculator<W> {
             .unwrap_or(self.reach)
             .max(1);
         let chunk = [8, 4, 2, 1].into_iter().find(|&k| k <= near).unwrap_or(1);
+        // Entries at least GROUP back read only heaps before a group of GROUP heaps: their marks
+        // are made for the whole group at once (lanes of the vector unit), the nearer ones and
+        // the singles heap by heap.
+        let (far, close): (Vec<u64>, Vec<u64>) = self
+            .entries
+            .iter()
+            .partition(|&&e| (e >> 16) as usize >= GROUP);
         let mut n = from;
         while n < end {
             if self.window.len() >= self.reach + WINDOW_SLACK {
                 let drop = self.window.len() - self.reach;
                 self.window.drain(..drop);
                 self.window_heap += drop;
+            }
+            if small && n + GROUP <= end {
+                let pos = n - self.window_heap;
+                assert!(pos >= self.reach && pos == self.window.len());
+                // SAFETY: every code read is below 64 (as below); each far entry reads at least
+                // GROUP and at most `reach` back from heaps pos .. pos + GROUP.
+                let marks = unsafe { W::group_marks(self.window.as_ptr().add(pos), &far) };
+                let mut j = 0;
+                while j < GROUP {
+                    // SAFETY: as below, the window now ending at heap n + j.
+                    let near_marks = unsafe {
+                        let at = self.window.as_ptr().add(pos + j);
+                        match chunk {
+                            8 => lanes::<W, 8>(at, &close, &self.singles),
+                            4 => lanes::<W, 4>(at, &close, &self.singles),
+                            2 => lanes::<W, 2>(at, &close, &self.singles),
+                            _ => lanes::<W, 1>(at, &close, &self.singles),
+                        }
+                    };
+                    let mex: [usize; 8] = std::array::from_fn(|i| {
+                        let m = near_marks[i] | marks.get(j + i).copied().unwrap_or(0);
+                        (!m).trailing_zeros() as usize
+                    });
+                    if !mex[..chunk].iter().all(|&c| c < 64 && c < self.codes) {
+                        small = false;
+                        break;
+                    }
+                    for (i, &c) in mex[..chunk].iter().enumerate() {
+                        self.window.push(W::from_code(c as u16));
+                        out[n + j + i - base] = self.codec.decode(n + j + i, c as u16, false);
+                    }
+                    j += chunk;
+                }
+                n += j;
+                continue;
             }
             if small {
                 let pos = n - self.window_heap;
@@ -384,6 +466,9 @@ unsafe fn lanes<W: Word, const K: usize>(
     }
     marks
 }
+
+/// Heaps whose marks from the farther rare entries are made at once.
+const GROUP: usize = 8;
 
 /// The first index whose stamp is not `stamp`, eight bytes at a time.
 #[inline]
