@@ -212,6 +212,31 @@ fn finished_run(name: &str) -> PathBuf {
     dir
 }
 
+/// A run continues with another engine than the one it started with (a GPU machine may take a
+/// run the CPU began), to the values of a direct run; the run directory keeps the new engine. A
+/// resume refused for its flags leaves the directory as it found it (its last, shorter block
+/// included).
+#[test]
+fn a_run_continues_with_another_engine() {
+    let dir = finished_run("engine");
+    let d = dir.to_str().unwrap();
+    let conflict = octal(&["resume", d, "--gpu", "--engine", "exact"]);
+    assert!(!conflict.status.success());
+    let err = String::from_utf8_lossy(&conflict.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    let longer = json(&octal(&[
+        "resume", d, "-n", "400000", "--engine", "generic", "--json", "-q",
+    ]));
+    assert_eq!(longer["engine"], "generic");
+    let direct = json(&octal(&[
+        "solve", ".16", "-n", "400000", "--engine", "generic", "--json", "-q",
+    ]));
+    assert_eq!(result(&longer), result(&direct));
+    let again = json(&octal(&["resume", d, "-n", "450000", "--json", "-q"]));
+    assert_eq!(again["engine"], "generic");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 fn assert_damage(dir: &Path, message: &str) {
     for cmd in ["check", "resume", "status"] {
         let out = octal(&[cmd, dir.to_str().unwrap()]);

@@ -350,6 +350,9 @@ pub struct ValueWriter {
     /// Values written: whole blocks, but at the end of a run.
     written: usize,
     bytes: Vec<u8>,
+    /// The length the file is cut to before the first write: the last, shorter block stays
+    /// until then, so that a run that stops before writing leaves the file as it found it.
+    cut: Option<u64>,
 }
 
 impl ValueWriter {
@@ -364,9 +367,11 @@ impl ValueWriter {
         // Keep the full blocks of the values; the tail is written again when its block fills.
         let full = count / BLOCK * BLOCK;
         let end = HEADER as u64 + (full / BLOCK) as u64 * (BLOCK as u64 * u64::from(width) + 8);
-        file.set_len(end).map_err(io_err(path))?;
-        file.seek(SeekFrom::Start(0)).map_err(io_err(path))?;
-        file.write_all(&header(code, width)).map_err(io_err(path))?;
+        let len = file.metadata().map_err(io_err(path))?.len();
+        if len < HEADER as u64 {
+            file.set_len(0).map_err(io_err(path))?;
+            file.write_all(&header(code, width)).map_err(io_err(path))?;
+        }
         file.seek(SeekFrom::Start(end)).map_err(io_err(path))?;
         Ok(ValueWriter {
             path: path.to_path_buf(),
@@ -375,6 +380,7 @@ impl ValueWriter {
             width,
             written: full,
             bytes: Vec::new(),
+            cut: (len > end).then_some(end),
         })
     }
 
@@ -394,6 +400,11 @@ impl ValueWriter {
         };
         if self.width == 1 && g[self.written..end].iter().any(|&v| v > 0xff) {
             self.widen(&g[..self.written])?;
+        }
+        if end > self.written {
+            if let Some(len) = self.cut.take() {
+                self.file.set_len(len).map_err(io_err(&self.path))?;
+            }
         }
         write_blocks(
             &mut self.file,
@@ -422,7 +433,7 @@ impl ValueWriter {
                 .and_then(|d| d.sync_all())
                 .map_err(io_err(dir))?;
         }
-        (self.file, self.width) = (file, 2);
+        (self.file, self.width, self.cut) = (file, 2, None);
         Ok(())
     }
 }
@@ -547,6 +558,11 @@ impl Recorder {
     pub fn extend_to(&mut self, n: usize) {
         self.checkpoint.n = n;
         self.checkpoint.finished = false;
+    }
+
+    /// The run goes on with the engine named `engine`.
+    pub fn set_engine(&mut self, engine: &str) {
+        self.checkpoint.engine = engine.to_string();
     }
 
     /// Shown the proved values `g` as they grow: makes them durable and records them when a

@@ -192,6 +192,12 @@ pub struct ResumeArgs {
     /// Heaps to reach (default: the run's own); at least what the run already holds.
     #[arg(short = 'n', allow_hyphen_values = true)]
     pub n: Option<String>,
+    /// The engine to continue with (default: the run's own); the run directory records it.
+    #[arg(long, value_parser = named::<EngineChoice>(EngineChoice::ALL.map(EngineChoice::name)))]
+    pub engine: Option<EngineChoice>,
+    /// Continue on the GPU: the same as --engine gpu.
+    #[arg(long)]
+    pub gpu: bool,
     #[command(flatten)]
     pub run: RunFlags,
 }

@@ -56,7 +56,15 @@ pub fn resume(args: &cli::ResumeArgs) -> Result<()> {
     }
     cli::check_heaps("-n", n)?;
     let mut request = Request::new(code, n);
-    request.engine = checkpoint.engine.parse().unwrap_or(EngineChoice::Auto);
+    request.engine = match (args.engine, args.gpu) {
+        (Some(e), true) if e != EngineChoice::Gpu => {
+            return Err(InputError("--gpu conflicts with --engine".into()).into())
+        }
+        (_, true) => EngineChoice::Gpu,
+        (Some(e), false) => e,
+        (None, false) => checkpoint.engine.parse().unwrap_or(EngineChoice::Auto),
+    };
+    recorder.set_engine(request.engine.name());
     // The space the run had, to start from (the run still switches to a clearly better one).
     request.space = checkpoint.space();
     request.check_period = checkpoint.check_period;
