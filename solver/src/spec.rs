@@ -30,16 +30,25 @@ pub trait Word: Copy + Default + Send + Sync + 'static + BitXor<Output = Self> {
     /// Every entry's distance is at least [`GROUP`] and at most what lies in the window before
     /// `at`, and every code read (xored with an entry's) is below 64.
     #[inline(always)]
-    unsafe fn group_marks(at: *const Self, entries: &[u64]) -> [u64; GROUP] {
+    unsafe fn group_marks(at: *const Self, entries: &[[u32; 2]]) -> [u64; GROUP] {
         let mut marks = [0u64; GROUP];
-        for &e in entries {
-            let back = at.sub((e >> 16) as usize);
-            let code = Self::from_code(e as u16);
+        for &[d, c] in entries {
+            let back = at.sub(d as usize);
+            let code = Self::from_code(c as u16);
             for (j, m) in marks.iter_mut().enumerate() {
                 *m |= 1u64 << (*back.add(j) ^ code).index();
             }
         }
         marks
+    }
+
+    /// [`Word::group_marks`] where every code read (xored with an entry's) is below 32.
+    ///
+    /// # Safety
+    /// As [`Word::group_marks`], with codes below 32.
+    #[inline(always)]
+    unsafe fn group_marks32(at: *const Self, entries: &[[u32; 2]]) -> [u64; GROUP] {
+        Self::group_marks(at, entries)
     }
 }
 
@@ -59,13 +68,13 @@ impl Word for u8 {
     /// or per four heaps and entry.
     #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
     #[inline(always)]
-    unsafe fn group_marks(at: *const u8, entries: &[u64]) -> [u64; GROUP] {
+    unsafe fn group_marks(at: *const u8, entries: &[[u32; 2]]) -> [u64; GROUP] {
         use std::arch::x86_64::*;
         let ones = _mm256_set1_epi64x(1);
         let mut m = [_mm256_setzero_si256(); GROUP / 4];
-        for &e in entries {
-            let back = at.sub((e >> 16) as usize);
-            let code = _mm256_set1_epi64x(i64::from(e as u8));
+        for &[d, c] in entries {
+            let back = at.sub(d as usize);
+            let code = _mm256_set1_epi64x(i64::from(c));
             for (q, mq) in m.iter_mut().enumerate() {
                 let four = (back.add(4 * q) as *const i32).read_unaligned();
                 let codes = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(four));
@@ -74,6 +83,25 @@ impl Word for u8 {
             }
         }
         std::mem::transmute::<[__m256i; GROUP / 4], [u64; GROUP]>(m)
+    }
+
+    /// Eight lanes of 32 bits: one widening load, one xor, one variable shift and one or per
+    /// eight heaps and entry.
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    #[inline(always)]
+    unsafe fn group_marks32(at: *const u8, entries: &[[u32; 2]]) -> [u64; GROUP] {
+        use std::arch::x86_64::*;
+        const _: () = assert!(GROUP == 8);
+        let ones = _mm256_set1_epi32(1);
+        let mut m = _mm256_setzero_si256();
+        for &[d, c] in entries {
+            let back = at.sub(d as usize);
+            let eight = (back as *const i64).read_unaligned();
+            let codes = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(eight));
+            let code = _mm256_set1_epi32(c as i32);
+            m = _mm256_or_si256(m, _mm256_sllv_epi32(ones, _mm256_xor_si256(codes, code)));
+        }
+        std::mem::transmute::<__m256i, [u32; GROUP]>(m).map(u64::from)
     }
 }
 
@@ -280,6 +308,44 @@ impl<W: Word> Speculator<W> {
             .ok_or(CodeOverflow { heap: n })
     }
 
+    /// The candidates of the [`GROUP`] heaps from heap `n` (the window ends at heap `n`) given
+    /// the marks of their far entries: the entries in `close` and the singles are marked `K`
+    /// heaps at once, each heap's code pushed and its value written to `out`. Returns the heaps
+    /// done: fewer than [`GROUP`] when a mex leaves the codes below 64 (the caller goes on with
+    /// the stamped set).
+    ///
+    /// # Safety
+    /// `close` and the singles read at least `K` and at most what lies in the window back, and
+    /// every code read (xored with an entry's) is below 64.
+    #[inline(always)]
+    unsafe fn near<const K: usize>(
+        &mut self,
+        n: usize,
+        far: &[u64; GROUP],
+        close: &[u64],
+        out: &mut [u16],
+    ) -> usize {
+        self.window.reserve(GROUP);
+        let mut j = 0;
+        while j < GROUP {
+            let at = self.window.as_ptr().add(self.window.len());
+            let marks = lanes::<W, K>(at, close, &self.singles);
+            let mut mex = [0usize; K];
+            for (i, c) in mex.iter_mut().enumerate() {
+                *c = (!(marks[i] | far[j + i])).trailing_zeros() as usize;
+            }
+            if !mex.iter().all(|&c| c < 64 && c < self.codes) {
+                break;
+            }
+            for (i, &c) in mex.iter().enumerate() {
+                self.window.push(W::from_code(c as u16));
+                out[j + i] = self.codec.decode(n + j + i, c as u16, false);
+            }
+            j += K;
+        }
+        j
+    }
+
     /// Candidates for heaps `from..` (all past `hot_from`) into the tail of `out`, which starts
     /// at heap `prior.len()`.
     fn hot(&mut self, prior: &[u16], out: &mut [u16], from: usize) -> Result<(), CodeOverflow> {
@@ -302,6 +368,12 @@ impl<W: Word> Speculator<W> {
             && self.window[self.window.len() - self.reach..]
                 .iter()
                 .all(|w| w.index() < 64);
+        // Codes below 32 (the far marks then take lanes of 32 bits).
+        let mut narrow = small
+            && self.entries.iter().all(|&e| (e & 0xffff) < 32)
+            && self.window[self.window.len() - self.reach..]
+                .iter()
+                .all(|w| w.index() < 32);
         let end = base + out.len();
         // The nearest heap back that any heap reads (over every entry: the lanes' reads must
         // stay before the heaps they compute, whatever order the entries are in).
@@ -321,6 +393,10 @@ impl<W: Word> Speculator<W> {
             .entries
             .iter()
             .partition(|&&e| (e >> 16) as usize >= GROUP);
+        let far: Vec<[u32; 2]> = far
+            .iter()
+            .map(|&e| [(e >> 16) as u32, u32::from(e as u16)])
+            .collect();
         let mut n = from;
         while n < end {
             if self.window.len() >= self.reach + WINDOW_SLACK {
@@ -333,34 +409,28 @@ impl<W: Word> Speculator<W> {
                 assert!(pos >= self.reach && pos == self.window.len());
                 // SAFETY: every code read is below 64 (as below); each far entry reads at least
                 // GROUP and at most `reach` back from heaps pos .. pos + GROUP.
-                let marks = unsafe { W::group_marks(self.window.as_ptr().add(pos), &far) };
-                let mut j = 0;
-                while j < GROUP {
-                    // SAFETY: as below, the window now ending at heap n + j.
-                    let near_marks = unsafe {
-                        let at = self.window.as_ptr().add(pos + j);
-                        match chunk {
-                            8 => lanes::<W, 8>(at, &close, &self.singles),
-                            4 => lanes::<W, 4>(at, &close, &self.singles),
-                            2 => lanes::<W, 2>(at, &close, &self.singles),
-                            _ => lanes::<W, 1>(at, &close, &self.singles),
-                        }
-                    };
-                    let mex: [usize; 8] = std::array::from_fn(|i| {
-                        let m = near_marks[i] | marks.get(j + i).copied().unwrap_or(0);
-                        (!m).trailing_zeros() as usize
-                    });
-                    if !mex[..chunk].iter().all(|&c| c < 64 && c < self.codes) {
-                        small = false;
-                        break;
+                let marks = unsafe {
+                    let at = self.window.as_ptr().add(pos);
+                    if narrow {
+                        W::group_marks32(at, &far)
+                    } else {
+                        W::group_marks(at, &far)
                     }
-                    for (i, &c) in mex[..chunk].iter().enumerate() {
-                        self.window.push(W::from_code(c as u16));
-                        out[n + j + i - base] = self.codec.decode(n + j + i, c as u16, false);
+                };
+                let out = &mut out[n - base..n - base + GROUP];
+                // SAFETY: as below, for the near entries and singles (at least `chunk` back).
+                let done = unsafe {
+                    match chunk {
+                        8 => self.near::<8>(n, &marks, &close, out),
+                        4 => self.near::<4>(n, &marks, &close, out),
+                        2 => self.near::<2>(n, &marks, &close, out),
+                        _ => self.near::<1>(n, &marks, &close, out),
                     }
-                    j += chunk;
-                }
-                n += j;
+                };
+                let codes = &self.window[self.window.len() - done..];
+                small = done == GROUP;
+                narrow &= codes.iter().all(|c| c.index() < 32);
+                n += done;
                 continue;
             }
             if small {
@@ -491,7 +561,34 @@ fn first_unstamped(seen: &[u8], stamp: u8) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::first_unstamped;
+    use super::{first_unstamped, Word, GROUP};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The vector lanes' marks of a group equal one shift and or per heap and entry, for
+        /// codes below 64 and below 32.
+        #[test]
+        fn group_marks_equal_the_definition(
+            window in proptest::collection::vec(0u8..64, 200),
+            entries in proptest::collection::vec((GROUP as u32..150, 0u32..64), 0..40),
+        ) {
+            let entries: Vec<[u32; 2]> = entries.into_iter().map(|(d, c)| [d, c]).collect();
+            let at = 150;
+            let marks = |w: &[u8], e: &[[u32; 2]]| -> [u64; GROUP] {
+                std::array::from_fn(|j| {
+                    e.iter().fold(0, |m, &[d, c]| m | 1u64 << (w[at + j - d as usize] ^ c as u8))
+                })
+            };
+            // SAFETY: every entry reads GROUP to 150 heaps back from heaps 150 .. 158 of 200,
+            // and every code and entry code is below 64 (below 32 for the second).
+            let wide = unsafe { u8::group_marks(window.as_ptr().add(at), &entries) };
+            prop_assert_eq!(wide, marks(&window, &entries));
+            let narrow_window: Vec<u8> = window.iter().map(|c| c % 32).collect();
+            let narrow_entries: Vec<[u32; 2]> = entries.iter().map(|&[d, c]| [d, c % 32]).collect();
+            let narrow = unsafe { u8::group_marks32(narrow_window.as_ptr().add(at), &narrow_entries) };
+            prop_assert_eq!(narrow, marks(&narrow_window, &narrow_entries));
+        }
+    }
 
     #[test]
     fn first_unstamped_finds_the_first_gap() {
