@@ -647,39 +647,3 @@ fn dot143_to_2_28_on_the_gpu_as_flammenkamp() {
     assert_eq!(check["fnv1a64"], j["fnv1a64"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
-
-/// The `verify` kernel's pass through the table's rare heaps: with a budget of 32 splits in
-/// order (`OCTAL_GPU_BUDGET`), nearly every heap's proof goes through it, for tables that grow
-/// (.114 and .04 past discovery, the device's speculation on their later stretches) and for a
-/// settled one (.143 under 0xfd); the values equal the CPU engine's.
-#[test]
-#[ignore = "needs an NVIDIA GPU"]
-fn proofs_through_rare_heaps_equal_the_cpu_engine() {
-    for (code, n, space) in [
-        (".114", "2^19", None),
-        (".04", "2^20", None),
-        (".143", "2^21", Some("range:0xfd")),
-    ] {
-        let mut args = vec!["solve", code, "-n", n, "--json", "-q"];
-        if let Some(s) = space {
-            args.extend(["--space", s]);
-        }
-        let cpu = json(&octal(&args));
-        args.push("--gpu");
-        let out = Command::new(env!("CARGO_BIN_EXE_octal"))
-            .args(&args)
-            .env("OCTAL_GPU_BUDGET", "32")
-            .output()
-            .unwrap();
-        let gpu = json(&out);
-        assert_eq!(gpu["fnv1a64"], cpu["fnv1a64"], "{code}");
-        assert!(
-            gpu["stretches"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|s| s["engine"] == "gpu"),
-            "{code}: no stretch on the device"
-        );
-    }
-}

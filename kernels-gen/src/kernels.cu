@@ -391,11 +391,11 @@ __device__ __forceinline__ bool covered(const unsigned *mine, unsigned c, unsign
 // split comes from `first` (the values of heaps below prefix + VERIFY_PAD: a step's loads stay
 // in it, the lanes past a split's end mark c, which proves nothing), the larger one and the
 // heap's own from the ring (heap h at h & cmask: recent heaps only; cmask < 2^32). Splits stop
-// below `prefix`. Past `budget` splits a kind, the warp tries only the splits with a part that is
-// a rare heap of the table (`table`, the hot options: rare heap r of breaking digit k at
-// distance BREAK[k] + r; an entry of another digit names some other split, as good a move), the
-// smaller part or the larger: the rare-class values of a split of a common candidate's heap
-// come from a rare part, so these settle most heaps the first splits leave open. The least heap that fails, whose candidate is
+// below `prefix`. Past `budget` splits a kind, the warp tries only the splits whose smaller part
+// is a rare heap of the table (`table`, the hot options: rare heap a of breaking digit k at
+// distance BREAK[k] + a; an entry of another digit names some other split, as good a move): the
+// rare-class values of a split of a common candidate's heap come from a rare part, so these
+// settle most heaps the first splits leave open. The least heap that fails, whose candidate is
 // rare, or that neither pass proves, is flagged (`flag`); the host then checks those heaps
 // exactly. Every 16 steps a warp stops if a heap below its own was flagged past the list.
 extern "C" __global__ void __launch_bounds__(VERIFY_THREADS) verify(const u16 *g, const u16 *first, u64 prefix, u64 cmask, u64 lo, u64 hi, u64 *flags,
@@ -423,7 +423,7 @@ extern "C" __global__ void __launch_bounds__(VERIFY_THREADS) verify(const u16 *g
     // Split a + (n - BREAK[k] - a) is a move for 1 <= a <= lim[k] (tried below the prefix); its
     // larger part is at (top[k] - a) & cmask in the ring.
     unsigned lim[BREAK_SLOTS], whole[BREAK_SLOTS], top[BREAK_SLOTS];
-    unsigned longest = 0, cm = (unsigned)cmask;
+    unsigned longest = 0, reach = 0, cm = (unsigned)cmask;
     #pragma unroll
     for (unsigned k = 0; k < N_BREAK; k++) {
         u64 i = BREAK[k];
@@ -431,6 +431,7 @@ extern "C" __global__ void __launch_bounds__(VERIFY_THREADS) verify(const u16 *g
         lim[k] = (unsigned)min((u64)whole[k], budget);
         top[k] = (unsigned)(n - i);
         longest = max(longest, lim[k]);
+        reach = max(reach, whole[k] + (unsigned)i);
     }
     unsigned w = 0;
     bool done = covered(mine, c, par, &w);
@@ -455,17 +456,15 @@ extern "C" __global__ void __launch_bounds__(VERIFY_THREADS) verify(const u16 *g
             if (__shfl_sync(0xffffffffu, below, 0)) return;
         }
     }
-    // The rare heaps: 32 entries a step, nearest first, while any is a part of a split (rare
-    // heap r of a split of kind k: its smaller part a is r, or top[k] - r where r is the larger;
-    // splits the first pass tried are left out).
-    for (unsigned j0 = 0; !done && j0 < n_options && (u64)table[j0].x < n; j0 += 32u) {
+    // The rare heaps past the budget: 32 entries a step, nearest first, while any can be a
+    // split's smaller part.
+    for (unsigned j0 = 0; !done && j0 < n_options && table[j0].x <= reach; j0 += 32u) {
         unsigned j = j0 + lane;
         unsigned d = j < n_options ? table[j].x : 0u;
         #pragma unroll
         for (unsigned k = 0; k < N_BREAK; k++) {
-            unsigned r = d - (unsigned)BREAK[k];
-            unsigned a = r <= whole[k] ? r : top[k] - r;
-            bool in = d > (unsigned)BREAK[k] && r < top[k] && a > lim[k] && a <= whole[k];
+            unsigned a = d - (unsigned)BREAK[k];
+            bool in = d > (unsigned)BREAK[k] && a > lim[k] && a <= whole[k];
             MARK(in ? first[a] ^ g[(top[k] - a) & cm] : c);
         }
         __syncwarp();
