@@ -391,15 +391,11 @@ __device__ __forceinline__ bool covered(const unsigned *mine, unsigned c, unsign
 // split comes from `first` (the values of heaps below prefix + VERIFY_PAD: a step's loads stay
 // in it, the lanes past a split's end mark c, which proves nothing), the larger one and the
 // heap's own from the ring (heap h at h & cmask: recent heaps only; cmask < 2^32). Splits stop
-// below `prefix`. Past `budget` splits a kind, the warp tries only the splits whose smaller part
-// is a rare heap of the table (`table`, the hot options: rare heap a of breaking digit k at
-// distance BREAK[k] + a; an entry of another digit names some other split, as good a move): the
-// rare-class values of a split of a common candidate's heap come from a rare part, so these
-// settle most heaps the first splits leave open. The least heap that fails, whose candidate is
-// rare, or that neither pass proves, is flagged (`flag`); the host then checks those heaps
+// below `prefix`. The least heap that fails, whose candidate is rare, or that would need a split
+// past the prefix or `budget` splits, is flagged (`flag`); the host then checks those heaps
 // exactly. Every 16 steps a warp stops if a heap below its own was flagged past the list.
 extern "C" __global__ void __launch_bounds__(VERIFY_THREADS) verify(const u16 *g, const u16 *first, u64 prefix, u64 cmask, u64 lo, u64 hi, u64 *flags,
-        u64 budget, const uint2 *table, unsigned n_options) {
+        u64 budget) {
     __shared__ unsigned bitsets[(VERIFY_THREADS / 32) * VERIFY_SETS * VALUE_WORDS];
     unsigned lane = threadIdx.x & 31u;
     unsigned *sets = bitsets + (threadIdx.x >> 5) * VERIFY_SETS * VALUE_WORDS;
@@ -422,16 +418,14 @@ extern "C" __global__ void __launch_bounds__(VERIFY_THREADS) verify(const u16 *g
     __syncwarp();
     // Split a + (n - BREAK[k] - a) is a move for 1 <= a <= lim[k] (tried below the prefix); its
     // larger part is at (top[k] - a) & cmask in the ring.
-    unsigned lim[BREAK_SLOTS], whole[BREAK_SLOTS], top[BREAK_SLOTS];
-    unsigned longest = 0, reach = 0, cm = (unsigned)cmask;
+    unsigned lim[BREAK_SLOTS], top[BREAK_SLOTS];
+    unsigned longest = 0, cm = (unsigned)cmask;
     #pragma unroll
     for (unsigned k = 0; k < N_BREAK; k++) {
         u64 i = BREAK[k];
-        whole[k] = n >= i ? (unsigned)min((n - i) / 2u, prefix - 1u) : 0u;
-        lim[k] = (unsigned)min((u64)whole[k], budget);
+        lim[k] = n >= i ? (unsigned)min(min((n - i) / 2u, prefix - 1u), budget) : 0u;
         top[k] = (unsigned)(n - i);
         longest = max(longest, lim[k]);
-        reach = max(reach, whole[k] + (unsigned)i);
     }
     unsigned w = 0;
     bool done = covered(mine, c, par, &w);
@@ -452,24 +446,6 @@ extern "C" __global__ void __launch_bounds__(VERIFY_THREADS) verify(const u16 *g
         __syncwarp();
         done = covered(mine, c, par, &w);
         if ((a0 / (32u * VERIFY_UNROLL)) % 16u == 15u) {
-            unsigned below = lane == 0 ? (unsigned)(*(volatile u64 *)flags < n) : 0u;
-            if (__shfl_sync(0xffffffffu, below, 0)) return;
-        }
-    }
-    // The rare heaps past the budget: 32 entries a step, nearest first, while any can be a
-    // split's smaller part.
-    for (unsigned j0 = 0; !done && j0 < n_options && table[j0].x <= reach; j0 += 32u) {
-        unsigned j = j0 + lane;
-        unsigned d = j < n_options ? table[j].x : 0u;
-        #pragma unroll
-        for (unsigned k = 0; k < N_BREAK; k++) {
-            unsigned a = d - (unsigned)BREAK[k];
-            bool in = d > (unsigned)BREAK[k] && a > lim[k] && a <= whole[k];
-            MARK(in ? first[a] ^ g[(top[k] - a) & cm] : c);
-        }
-        __syncwarp();
-        done = covered(mine, c, par, &w);
-        if ((j0 / 32u) % 64u == 63u) {
             unsigned below = lane == 0 ? (unsigned)(*(volatile u64 *)flags < n) : 0u;
             if (__shfl_sync(0xffffffffu, below, 0)) return;
         }

@@ -31,10 +31,9 @@
 //! * `decode(const code_t *codes, u16 *ring, u16 *first, u64 prefix, u64 cmask, u64 lo, u64 hi)`:
 //!   values from codes.
 //! * `verify(const u16 *g, const u16 *first, u64 prefix, u64 cmask, u64 lo, u64 hi, u64
-//!   *flags, u64 budget, const uint2 *table, unsigned n_options)`: one warp per
+//!   *flags, u64 budget)`: one warp per
 //!   heap proves a common candidate (every rare-class value below it is the value of some option,
-//!   splits tried while their smaller part is below the prefix and `budget`, then only the
-//!   splits whose smaller part is a rare heap of `table`, the hot options); a rare candidate,
+//!   splits tried while their smaller part is below the prefix and `budget`); a rare candidate,
 //!   or one not proved within those splits, is flagged for the host to check exactly: listed in
 //!   `flags[2 ..]` ([`FLAG_SLOTS`] of them, `flags[1]` counting), the least of the rest in
 //!   `flags[0]`.
@@ -60,7 +59,7 @@ pub use source::VERIFY_PAD;
 use octal_core::{Code, RareTable, SparseSpace};
 
 /// Bumped whenever the generated text changes meaning (it is part of the header).
-pub const GENERATOR_VERSION: &str = "kernels-gen 5.3";
+pub const GENERATOR_VERSION: &str = "kernels-gen 5.2";
 
 /// Heaps the `verify` kernel lists for the host's exact check (in `flags[2 ..]`) before it keeps
 /// only the least of the others (`flags[0]`): the host verifies the block again past that heap, so

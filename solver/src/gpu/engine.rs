@@ -62,24 +62,13 @@ const MIN_BLOCK: usize = 1 << 16;
 /// corrections (a block past a wrong candidate is thrown away), and no smaller than this.
 const MIN_GROWING_BLOCK: usize = 1 << 10;
 
-/// Splits of each kind the `verify` kernel tries a heap in order before it tries only those
-/// through the table's rare heaps (and then flags the heap for an exact check): while the table
-/// grows, at first and at most (the warp of every new rare heap tries them all, while a heap
-/// flagged in vain costs a pass of the `mex` kernel), and for a settled table (a heap that needs
-/// more is rare).
+/// Splits of each kind the `verify` kernel tries a heap before it flags the heap for an exact
+/// check: while the table grows, at first and at most (the warp of every new rare heap tries
+/// them all, while a heap flagged in vain costs a pass of the `mex` kernel), and for a settled
+/// table (a heap that needs more is rare).
 const GROWING_BUDGET: u64 = 1 << 14;
 const MAX_GROWING_BUDGET: u64 = 1 << 17;
 const MAX_BUDGET: u64 = 1 << 24;
-
-/// The first budget of a device run: the one above, or what the environment variable
-/// `OCTAL_GPU_BUDGET` says (a tuning knob: fewer splits in order, more through rare heaps).
-fn first_budget(growing: bool) -> u64 {
-    std::env::var("OCTAL_GPU_BUDGET")
-        .ok()
-        .and_then(|v| v.parse::<u64>().ok())
-        .unwrap_or(if growing { GROWING_BUDGET } else { MAX_BUDGET })
-        .clamp(32, MAX_BUDGET)
-}
 
 /// Heaps of the device's ring (the last heaps, codes and values) at least: 2^26 heaps, 192 MiB
 /// with one-byte codes, and 32 MiB of values for the prefix (a quarter of the ring).
@@ -546,7 +535,11 @@ impl<'a> DeviceRun<'a> {
         }
         let first = keep.first().min(start);
         stream.memcpy_htod(&g[..first], &mut buf.first.slice_mut(..first))?;
-        let budget = first_budget(l.rare_sources && verify);
+        let budget = if l.rare_sources && verify {
+            GROWING_BUDGET
+        } else {
+            MAX_BUDGET
+        };
         Ok(DeviceRun {
             gpu,
             kernels,
@@ -787,7 +780,7 @@ impl<'a> DeviceRun<'a> {
             match verdict {
                 Ok(()) => {}
                 Err(Refuted::Wrong(f)) => {
-                    if self.grows() && stood == 0 && self.budget > GROWING_BUDGET {
+                    if self.grows() && stood == 0 {
                         self.budget = (self.budget / 2).max(GROWING_BUDGET);
                     }
                     g.truncate(f.heap);

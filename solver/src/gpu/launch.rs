@@ -443,17 +443,13 @@ impl Kernels {
             return Timed::around(stream, || Ok(()));
         }
         let (prefix, cmask) = (b.resident.prefix as u64, b.resident.ring as u64 - 1);
-        assert!(b.options.len() >= 2 * b.n_options);
-        let n_options = b.n_options as u32;
         let cfg = grid((hi - lo) * 32, VERIFY_THREADS as u32);
         Timed::around(stream, || {
             // SAFETY: matches `verify(const u16 *g, const u16 *first, u64 prefix, u64 cmask, u64
-            // lo, u64 hi, u64 *flags, u64 budget, const uint2 *table, unsigned n_options)`,
-            // launched with the VERIFY_THREADS its static shared memory is sized for, one warp
-            // per heap. The warp of heap n < hi reads values at h & cmask in the ring (< ring
-            // heaps) and of heaps a < prefix + VERIFY_PAD in `first` (its length), the n_options
-            // pairs of `options` (its length is at least twice that), and writes the 2 +
-            // FLAG_SLOTS words of `flags[slot]` (its length).
+            // lo, u64 hi, u64 *flags, u64 budget)`, launched with the VERIFY_THREADS its static shared
+            // memory is sized for, one warp per heap. The warp of heap n < hi reads values at
+            // h & cmask in the ring (< ring heaps) and of heaps a < prefix + VERIFY_PAD in `first`
+            // (its length), and writes the 2 + FLAG_SLOTS words of `flags[slot]` (its length).
             unsafe {
                 stream
                     .launch_builder(&self.verify)
@@ -465,8 +461,6 @@ impl Kernels {
                     .arg(&hi)
                     .arg(&mut b.flags[slot])
                     .arg(&budget)
-                    .arg(&b.options)
-                    .arg(&n_options)
                     .launch(cfg)
             }?;
             Ok(())
