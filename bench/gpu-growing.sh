@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The GPU engine against the host's cores on games whose rare values keep coming: each game to N
-# heaps on the CPU (all cores) and on the GPU, then both runs resumed from their run directories
-# for the next STRETCH heaps; time, values per second and fnv1a64 of each (compare only within
-# one command). Usage: [TIMEOUT=S] bench/gpu-growing.sh OCTAL N STRETCH [CODE...] (each run at most S
-# seconds, default 550)
+# heaps on the GPU, then that run directory resumed for the next STRETCH heaps twice, on the
+# host's cores (`resume --engine auto`, a copy) and on the GPU (`resume --gpu`); time, values
+# per second and fnv1a64 of each (compare only within one command). Usage: [TIMEOUT=S]
+# bench/gpu-growing.sh OCTAL N STRETCH [CODE...] (each run at most S seconds, default 550)
 set -u
 octal=$1 n=$2 stretch=$3; shift 3
 codes=${*:-.14 .04 .004 .114 .143 .1777}
@@ -33,10 +33,10 @@ PY
     grep -h 'gpu:' "$work/err" | sed "s/^/    /"
 }
 for code in $codes; do
-    run "$code cpu to $n" "$octal" solve "$code" -n "$n" --out "$work/cpu$code"
     run "$code gpu to $n" "$octal" solve "$code" -n "$n" --gpu --out "$work/gpu$code"
+    cp -r "$work/gpu$code" "$work/cpu$code"
     to=$((n + stretch))
-    run "$code cpu $n..$to" "$octal" resume "$work/cpu$code" -n "$to"
-    run "$code gpu $n..$to" "$octal" resume "$work/gpu$code" -n "$to"
+    run "$code cpu $n..$to" "$octal" resume "$work/cpu$code" -n "$to" --engine auto
+    run "$code gpu $n..$to" "$octal" resume "$work/gpu$code" -n "$to" --gpu
 done
 rm -rf "$work"
