@@ -350,14 +350,15 @@ pub struct ValueWriter {
     /// Values written: whole blocks, but at the end of a run.
     written: usize,
     bytes: Vec<u8>,
-    /// The length the file is cut to before the first write: the last, shorter block stays
-    /// until then, so that a run that stops before writing leaves the file as it found it.
+    /// The length the file is cut to, and its header written, before the first write: the last,
+    /// shorter block stays until then, so that a run that stops before writing leaves the file
+    /// as it found it.
     cut: Option<u64>,
 }
 
 impl ValueWriter {
     fn open(path: &Path, code: &str, width: u8, count: usize) -> Result<ValueWriter, RunDirError> {
-        let mut file = OpenOptions::new()
+        let file = OpenOptions::new()
             .create(true)
             .truncate(false)
             .read(true)
@@ -367,21 +368,39 @@ impl ValueWriter {
         // Keep the full blocks of the values; the tail is written again when its block fills.
         let full = count / BLOCK * BLOCK;
         let end = HEADER as u64 + (full / BLOCK) as u64 * (BLOCK as u64 * u64::from(width) + 8);
-        let len = file.metadata().map_err(io_err(path))?.len();
-        if len < HEADER as u64 {
-            file.set_len(0).map_err(io_err(path))?;
-            file.write_all(&header(code, width)).map_err(io_err(path))?;
-        }
-        file.seek(SeekFrom::Start(end)).map_err(io_err(path))?;
-        Ok(ValueWriter {
+        let fresh = file.metadata().map_err(io_err(path))?.len() < HEADER as u64;
+        let mut writer = ValueWriter {
             path: path.to_path_buf(),
             file,
             code: code.to_string(),
             width,
             written: full,
             bytes: Vec::new(),
-            cut: (len > end).then_some(end),
-        })
+            cut: Some(end),
+        };
+        if fresh {
+            writer.cut_and_head()?;
+        }
+        writer
+            .file
+            .seek(SeekFrom::Start(end))
+            .map_err(io_err(path))?;
+        Ok(writer)
+    }
+
+    /// Cuts the file to its whole blocks and writes its header, once, before the first write.
+    fn cut_and_head(&mut self) -> Result<(), RunDirError> {
+        let Some(end) = self.cut.take() else {
+            return Ok(());
+        };
+        let path = &self.path;
+        self.file.set_len(end).map_err(io_err(path))?;
+        self.file.seek(SeekFrom::Start(0)).map_err(io_err(path))?;
+        self.file
+            .write_all(&header(&self.code, self.width))
+            .map_err(io_err(path))?;
+        self.file.seek(SeekFrom::Start(end)).map_err(io_err(path))?;
+        Ok(())
     }
 
     /// Bytes per value of the file now.
@@ -402,9 +421,7 @@ impl ValueWriter {
             self.widen(&g[..self.written])?;
         }
         if end > self.written {
-            if let Some(len) = self.cut.take() {
-                self.file.set_len(len).map_err(io_err(&self.path))?;
-            }
+            self.cut_and_head()?;
         }
         write_blocks(
             &mut self.file,
