@@ -67,8 +67,19 @@ const MIN_GROWING_BLOCK: usize = 1 << 10;
 /// them all, while a heap flagged in vain costs a pass of the `mex` kernel), and for a settled
 /// table (a heap that needs more is rare).
 const GROWING_BUDGET: u64 = 1 << 14;
-const MAX_GROWING_BUDGET: u64 = 1 << 17;
+const MAX_GROWING_BUDGET: u64 = 1 << 21;
 const MAX_BUDGET: u64 = 1 << 24;
+
+/// The most a growing table's budget doubles to: [`MAX_GROWING_BUDGET`], or what the environment
+/// variable `OCTAL_GPU_GROWING_BUDGET` says (a tuning knob: a larger budget proves more heaps in
+/// `verify`, while a wrong candidate's warp tries that many splits before the `mex` kernel).
+fn max_growing_budget() -> u64 {
+    std::env::var("OCTAL_GPU_GROWING_BUDGET")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap_or(MAX_GROWING_BUDGET)
+        .clamp(GROWING_BUDGET, MAX_BUDGET)
+}
 
 /// Heaps of the device's ring (the last heaps, codes and values) at least: 2^26 heaps, 192 MiB
 /// with one-byte codes, and 32 MiB of values for the prefix (a quarter of the ring).
@@ -487,8 +498,10 @@ struct DeviceRun<'a> {
     codec: Codec,
     /// Heaps of the next run's first block.
     block: usize,
-    /// Splits of each kind `verify` tries a heap (see [`GROWING_BUDGET`]).
+    /// Splits of each kind `verify` tries a heap (see [`GROWING_BUDGET`]), and the most it
+    /// doubles to.
     budget: u64,
+    max_budget: u64,
     /// The heap of the last correction.
     corrected: usize,
 }
@@ -552,6 +565,7 @@ impl<'a> DeviceRun<'a> {
             }
             .min(keep.max_block()),
             budget,
+            max_budget: max_growing_budget(),
             corrected: start,
         })
     }
@@ -774,7 +788,7 @@ impl<'a> DeviceRun<'a> {
             let (verdict, stood) = settle(self.kernels, copy, &mut self.buf, verifier, g, &heaps)?;
             timings.checked += heaps.len();
             timings.check += started.elapsed();
-            if self.grows() && self.budget < MAX_GROWING_BUDGET && 256 * stood > hi - lo {
+            if self.grows() && self.budget < self.max_budget && 256 * stood > hi - lo {
                 self.budget *= 2;
             }
             match verdict {
