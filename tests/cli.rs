@@ -471,6 +471,19 @@ fn gpu_without_a_gpu_is_one_line_and_status_1() {
         assert!(out.stdout.is_empty(), "{args:?}");
         assert_eq!(err, why, "{args:?}");
     }
+    // A run directory the failed run made is not left behind.
+    let run = tmp("solve-no-gpu");
+    let out = no_gpu(&[
+        "solve",
+        ".6",
+        "-n",
+        "1e5",
+        "--gpu",
+        "--out",
+        run.to_str().unwrap(),
+    ]);
+    assert_eq!(String::from_utf8_lossy(&out.stderr), why);
+    assert!(!run.exists(), "{} is left behind", run.display());
     // A survey on the GPU fails the same way, naming the game it was on.
     let dir = tmp("survey-no-gpu");
     let out = no_gpu(&[

@@ -34,7 +34,23 @@ pub fn solve(cfg: SolveConfig) -> Result<()> {
             (Some(recorder), values)
         }
     };
-    execute(cfg, recorder, values, 0.0, 0)
+    let out = cfg.out.clone();
+    let result = execute(cfg, recorder, values, 0.0, 0);
+    if let (Err(_), Some(dir)) = (&result, out) {
+        discard_empty_run(&dir);
+    }
+    result
+}
+
+/// Removes the run directory `solve` made when the run failed before any value was durable (such
+/// as `--gpu` without a device): its files, and the directory if that leaves it empty.
+fn discard_empty_run(dir: &std::path::Path) {
+    if matches!(solver::rundir::check(dir), Ok((c, _)) if c.count == 0) {
+        for file in ["checkpoint.json", "values.bin", "values.work", "lock"] {
+            let _ = std::fs::remove_file(dir.join(file));
+        }
+        let _ = std::fs::remove_dir(dir);
+    }
 }
 
 /// `octal resume`: continues a run directory, to its own target or to `-n`.
