@@ -118,7 +118,7 @@ pub fn generate(game: &Game<'_>) -> Result<String, GenError> {
     Ok(source::render(game, &layout))
 }
 
-/// The block engine's far-marking kernels for `code` (exact marking, see the crate docs), keeping
+/// The block engine's far-marking kernels for `code` (see the crate docs), keeping
 /// `free` values a heap.
 pub fn generate_far(code: &Code, free: usize) -> String {
     source::render_far(code, free)

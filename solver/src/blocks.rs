@@ -36,10 +36,11 @@ pub enum Marking {
 /// Free values kept per heap (the near options take the first ones only rarely).
 pub const FREE: usize = 4;
 
-/// The far options of a block marked elsewhere (the GPU), exact marking: for each heap of
-/// `heaps` (`g` holds the exact values of the heaps before them), the least [`FREE`] values
-/// that no split of the heap with both parts below `g.len()` gives, increasing.
+/// The far options of a block marked elsewhere (the GPU).
 pub trait FarMarker {
+    /// For the exact marking: for each heap of `heaps` (`g` holds the exact values of the heaps
+    /// before them), the least [`FREE`] values that no split of the heap with both parts below
+    /// `g.len()` gives, increasing.
     fn exact(&mut self, g: &[u16], heaps: Range<usize>) -> Result<Vec<[u32; FREE]>, SolveError>;
 
     /// Every value a far split of each heap of `heaps` gives, as bitsets of `words` words a
@@ -113,8 +114,8 @@ impl<'a> Blocks<'a> {
     }
 
     /// Extends `g`, which holds the exact values of heaps `0..g.len()`, by one block, at most
-    /// to `n` heaps. Parallel on the current rayon pool; with `device`, the exact marking's far
-    /// options are marked there.
+    /// to `n` heaps. Parallel on the current rayon pool; with `device`, the far options are
+    /// marked there.
     pub fn extend_block(
         &mut self,
         g: &mut ValueStore,

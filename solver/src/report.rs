@@ -242,7 +242,7 @@ pub fn games_table() -> String {
 /// The line a GPU run prints on stderr: where the device's time went.
 pub fn gpu_timings_line(t: &GpuTimings, verified: bool) -> String {
     let exact = format!(
-        "the device marked the far options of {} heaps (exact marking), the host their near ones",
+        "the device marked the far options of {} heaps (block engine), the host their near ones",
         t.exact
     );
     if t.speculated == 0 && t.exact > 0 {

@@ -216,7 +216,7 @@ pub struct GpuTimings {
     pub reverify: Duration,
     /// Host time writing corrections to the device and the table.
     pub correct: Duration,
-    /// Heaps whose far options the device marked (the block engine's exact marking).
+    /// Heaps whose far options the device marked (the block engine, either marking).
     pub exact: usize,
 }
 

@@ -380,11 +380,12 @@ impl ValueWriter {
         };
         if fresh {
             writer.cut_and_head()?;
+        } else {
+            writer
+                .file
+                .seek(SeekFrom::Start(end))
+                .map_err(io_err(path))?;
         }
-        writer
-            .file
-            .seek(SeekFrom::Start(end))
-            .map_err(io_err(path))?;
         Ok(writer)
     }
 
@@ -639,6 +640,17 @@ pub fn check(dir: &Path) -> Result<(Checkpoint, ValueStore), RunDirError> {
     let store = ValueStore::for_heaps(c.count)?;
     let values = read_values(&dir.join("values.bin"), &mut c, store)?;
     Ok((c, values))
+}
+
+/// Removes the run in `dir` if its checkpoint counts no value (a run that failed at its start):
+/// the run's files, and the directory if that leaves it empty. Anything else stays.
+pub fn discard_if_empty(dir: &Path) {
+    if read_checkpoint(&dir.join("checkpoint.json")).is_ok_and(|c| c.count == 0) {
+        for file in ["checkpoint.json", "values.bin", "values.work", "lock"] {
+            let _ = fs::remove_file(dir.join(file));
+        }
+        let _ = fs::remove_dir(dir);
+    }
 }
 
 #[cfg(test)]

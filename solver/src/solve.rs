@@ -322,10 +322,10 @@ impl<'a> Stretches<'a> {
                     };
                     let mut stopped = proved(g)?;
                     while !stopped && g.len() < until {
-                        let far = match &mut self.far {
-                            Some(far) if on_device => Some(far.as_mut() as &mut dyn gpu::FarMarker),
-                            _ => None,
-                        };
+                        let far = self
+                            .far
+                            .as_mut()
+                            .map(|f| f.as_mut() as &mut dyn gpu::FarMarker);
                         blocks.extend_block(g, until, far)?;
                         stopped = proved(g)?;
                     }

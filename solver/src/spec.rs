@@ -363,17 +363,17 @@ impl<W: Word> Speculator<W> {
         let mask = self.seen.len() - 1;
         // While every code the loop reads is below 64 (small values, the generic loop), a heap's
         // marks fit one register: no stamps, and the mex is one count of trailing ones.
-        let mut small = self.unrolled.is_none()
-            && self.entries.iter().all(|&e| (e & 0xffff) < 64)
-            && self.window[self.window.len() - self.reach..]
+        let below = |limit: usize| {
+            self.entries
                 .iter()
-                .all(|w| w.index() < 64);
+                .all(|&e| ((e & 0xffff) as usize) < limit)
+                && self.window[self.window.len() - self.reach..]
+                    .iter()
+                    .all(|w| w.index() < limit)
+        };
+        let mut small = self.unrolled.is_none() && below(64);
         // Codes below 32 (the far marks then take lanes of 32 bits).
-        let mut narrow = small
-            && self.entries.iter().all(|&e| (e & 0xffff) < 32)
-            && self.window[self.window.len() - self.reach..]
-                .iter()
-                .all(|w| w.index() < 32);
+        let mut narrow = small && below(32);
         let end = base + out.len();
         // The nearest heap back that any heap reads (over every entry: the lanes' reads must
         // stay before the heaps they compute, whatever order the entries are in).
@@ -389,14 +389,18 @@ impl<W: Word> Speculator<W> {
         // Entries at least GROUP back read only heaps before a group of GROUP heaps: their marks
         // are made for the whole group at once (lanes of the vector unit), the nearer ones and
         // the singles heap by heap.
-        let (far, close): (Vec<u64>, Vec<u64>) = self
-            .entries
-            .iter()
-            .partition(|&&e| (e >> 16) as usize >= GROUP);
-        let far: Vec<[u32; 2]> = far
-            .iter()
-            .map(|&e| [(e >> 16) as u32, u32::from(e as u16)])
-            .collect();
+        let is_far = |e: &u64| (e >> 16) as usize >= GROUP;
+        let (far, close): (Vec<[u32; 2]>, Vec<u64>) = if small {
+            let far = self.entries.iter().filter(|e| is_far(e));
+            let close = self.entries.iter().filter(|e| !is_far(e));
+            (
+                far.map(|&e| [(e >> 16) as u32, u32::from(e as u16)])
+                    .collect(),
+                close.copied().collect(),
+            )
+        } else {
+            Default::default()
+        };
         let mut n = from;
         while n < end {
             if self.window.len() >= self.reach + WINDOW_SLACK {

@@ -2,9 +2,10 @@
 //! engine that suits it: histograms of (value, heap parity) over all values and over the later
 //! half, scored at once by `discover::best_of` (a Walsh-Hadamard transform).
 //!
-//! While a speculative loop runs (the CPU's or the GPU's), a space in use is kept unless another leaves at most 3/4 of
-//! its sparse heaps in the later half (and strictly fewer), so a game whose space holds never
-//! switches on a tie; the block engines, which a change costs nothing, take the best space.
+//! While a speculative loop runs (the CPU's or the GPU's), a space in use is kept unless another
+//! leaves at most 3/4 of its sparse heaps in the later half (and strictly fewer), so a game whose
+//! space holds never switches on a tie; the block engines, which a change costs nothing, take
+//! the best space.
 
 use octal_core::discover::{best_of, Histogram, NONE_ABOVE};
 use octal_core::{Rules, SparseSpace};

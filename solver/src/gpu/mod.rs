@@ -6,7 +6,7 @@
 //! values only after the `verify` kernel (and, for the heaps it flags, the exact `mex` kernel)
 //! proved them; a new rare value joins the device's table as data. [`crate::solve`] runs it for
 //! the stretches whose values suit speculation; `far` marks the far options of the block
-//! engine's exact marking (games no sparse space fits). It depends on the run's vocabulary
+//! engine's stretches. It depends on the run's vocabulary
 //! ([`crate::run`]) and the CPU engine; nothing but [`crate::solve`] depends on it.
 //! Without the `gpu` feature only [`open_beside`], [`open`] and [`extend`] remain, and
 //! `--gpu` fails with one clear line (`GpuError::NotBuilt`).
@@ -101,8 +101,7 @@ pub fn extend(
     match *device {}
 }
 
-/// The block engine's far marking (exact, for games no sparse space fits) on `device`, its
-/// kernels compiled for `code`.
+/// The block engine's far marking (either marking) on `device`, its kernels compiled for `code`.
 pub fn far_marker(device: &Device, code: &Code) -> Result<Box<dyn FarMarker>, SolveError> {
     #[cfg(feature = "gpu")]
     return Ok(Box::new(far::DeviceFar::new(&device.0, code)?));

@@ -436,6 +436,15 @@ pub fn check_heaps(flag: &str, n: usize) -> Result<(), InputError> {
 }
 
 /// Turns the raw flags of `solve` into a configuration.
+/// The engine `--engine` names, or the GPU's with `--gpu` (which conflicts with any other).
+pub fn with_gpu(engine: EngineChoice, gpu: bool) -> Result<EngineChoice, InputError> {
+    match engine {
+        EngineChoice::Auto | EngineChoice::Gpu if gpu => Ok(EngineChoice::Gpu),
+        _ if gpu => Err(InputError("--gpu conflicts with --engine".into())),
+        _ => Ok(engine),
+    }
+}
+
 pub fn validate_solve(a: &SolveArgs) -> Result<SolveConfig, InputError> {
     let code = parse_code(&a.code)?;
     let n = match (&a.max_n, a.check_period) {
@@ -453,13 +462,7 @@ pub fn validate_solve(a: &SolveArgs) -> Result<SolveConfig, InputError> {
     };
     let threads = validate_threads(a.threads)?;
     let mut request = Request::new(code, n);
-    request.engine = a.engine;
-    if a.gpu {
-        if !matches!(a.engine, EngineChoice::Auto | EngineChoice::Gpu) {
-            return Err(InputError("--gpu conflicts with --engine".into()));
-        }
-        request.engine = EngineChoice::Gpu;
-    }
+    request.engine = with_gpu(a.engine, a.gpu)?;
     request.verify = !a.speculate_only;
     request.check_period = a.check_period;
     request.discovery_heaps = parse_count("--discover", &a.discover)?;

@@ -37,20 +37,10 @@ pub fn solve(cfg: SolveConfig) -> Result<()> {
     let out = cfg.out.clone();
     let result = execute(cfg, recorder, values, 0.0, 0);
     if let (Err(_), Some(dir)) = (&result, out) {
-        discard_empty_run(&dir);
+        // A run that failed before any value was durable (such as --gpu without a device).
+        solver::rundir::discard_if_empty(&dir);
     }
     result
-}
-
-/// Removes the run directory `solve` made when the run failed before any value was durable (such
-/// as `--gpu` without a device): its files, and the directory if that leaves it empty.
-fn discard_empty_run(dir: &std::path::Path) {
-    if matches!(solver::rundir::check(dir), Ok((c, _)) if c.count == 0) {
-        for file in ["checkpoint.json", "values.bin", "values.work", "lock"] {
-            let _ = std::fs::remove_file(dir.join(file));
-        }
-        let _ = std::fs::remove_dir(dir);
-    }
 }
 
 /// `octal resume`: continues a run directory, to its own target or to `-n`.
@@ -73,12 +63,8 @@ pub fn resume(args: &cli::ResumeArgs) -> Result<()> {
     cli::check_heaps("-n", n)?;
     let mut request = Request::new(code, n);
     request.engine = match (args.engine, args.gpu) {
-        (Some(e), true) if e != EngineChoice::Gpu => {
-            return Err(InputError("--gpu conflicts with --engine".into()).into())
-        }
-        (_, true) => EngineChoice::Gpu,
-        (Some(e), false) => e,
         (None, false) => checkpoint.engine.parse().unwrap_or(EngineChoice::Auto),
+        (engine, gpu) => cli::with_gpu(engine.unwrap_or(EngineChoice::Auto), gpu)?,
     };
     recorder.set_engine(request.engine.name());
     // The space the run had, to start from (the run still switches to a clearly better one).
