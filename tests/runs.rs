@@ -647,3 +647,73 @@ fn dot143_to_2_28_on_the_gpu_as_flammenkamp() {
     assert_eq!(check["fnv1a64"], j["fnv1a64"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The frontier runs' compact checkpoints (`bench/frontier`, computed on a GPU) against the exact
+/// engine on the CPU: their first 2^17 heaps have the checkpoints' fnv1a64 at every power of two
+/// and their first values, and the rare heaps below 2^17 under a checkpoint's space are its
+/// table's first entries, with their values. .143's table (to 2^31) holds the rare count, last
+/// rare heap and largest value Flammenkamp published at 2^28 (unsolved.tsv).
+#[test]
+fn the_frontier_checkpoints_agree_with_the_exact_engine() {
+    const HEAPS: usize = 1 << 17;
+    let frontier = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/frontier");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&frontier)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ckpt"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 2, "{files:?}");
+    for file in &files {
+        let c = solver::compact::read(file).unwrap();
+        let h = &c.header;
+        let dir = fresh_dir("frontier-exact");
+        let d = dir.to_str().unwrap();
+        let j = json(&octal(&[
+            "solve", &h.code, "-n", "2^17", "--engine", "exact", "--out", d, "--json", "-q",
+        ]));
+        let exact: Vec<(usize, &str)> = j["powers_of_two"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                (
+                    p["n"].as_u64().unwrap() as usize,
+                    p["fnv1a64"].as_str().unwrap(),
+                )
+            })
+            .collect();
+        let stored: Vec<(usize, &str)> = h
+            .powers_of_two
+            .iter()
+            .filter(|p| p.n <= HEAPS)
+            .map(|p| (p.n, p.fnv1a64.as_str()))
+            .collect();
+        assert_eq!(exact, stored, "{}", file.display());
+        let (_, values) = solver::rundir::check(&dir).unwrap();
+        assert_eq!(&values[..h.exact], &c.first[..], "{}", file.display());
+        let space = h.space().unwrap();
+        let rare: Vec<(usize, u16)> = (0..HEAPS)
+            .filter(|&n| space.is_rare(n, values[n]))
+            .map(|n| (n, values[n]))
+            .collect();
+        let listed: Vec<(usize, u16)> = c
+            .table
+            .entries()
+            .iter()
+            .copied()
+            .filter(|e| e.0 < HEAPS)
+            .collect();
+        assert_eq!(rare, listed, "{}", file.display());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    let row = data("unsolved.tsv")
+        .into_iter()
+        .find(|r| r[0] == "0.143")
+        .unwrap();
+    let c = solver::compact::read(&frontier.join("0.143-2147483648.ckpt")).unwrap();
+    assert_eq!(c.header.n, 1 << 31);
+    assert_eq!(c.table.len().to_string(), row[3]);
+    assert_eq!(c.table.entries().last().unwrap().0.to_string(), row[4]);
+    assert_eq!(c.header.max_value.to_string(), row[1]);
+}
