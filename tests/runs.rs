@@ -1,7 +1,8 @@
 //! Long runs: a run directory survives SIGKILL at random moments (on the CPU and, where there is
 //! one, on the GPU), damage is found and named, two writers are refused, a failed write leaves
-//! the last checkpoint valid, compact checkpoints carry a run between machines, and (on a GPU)
-//! a frontier run reproduces published statistics and passes its second check.
+//! the last checkpoint valid, compact checkpoints carry a run between machines, the frontier
+//! runs' checkpoints agree with the exact engine, and (on a GPU) a frontier run reproduces
+//! published statistics and passes its second check.
 
 mod common;
 
