@@ -649,7 +649,7 @@ fn dot143_to_2_28_on_the_gpu_as_flammenkamp() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The frontier runs' compact checkpoints (`bench/frontier`, computed on a GPU) against the exact
+/// The frontier runs' compact checkpoints (`results`, computed on a GPU) against the exact
 /// engine on the CPU: their first 2^17 heaps have the checkpoints' fnv1a64 at every power of two
 /// and their first values, and the rare heaps below 2^17 under a checkpoint's space are its
 /// table's first entries, with their values. .143's table (to 2^31) holds the rare count, last
@@ -657,7 +657,7 @@ fn dot143_to_2_28_on_the_gpu_as_flammenkamp() {
 #[test]
 fn the_frontier_checkpoints_agree_with_the_exact_engine() {
     const HEAPS: usize = 1 << 17;
-    let frontier = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/frontier");
+    let frontier = Path::new(env!("CARGO_MANIFEST_DIR")).join("../results");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&frontier)
         .unwrap()
         .map(|e| e.unwrap().path())
