@@ -12,9 +12,11 @@
 //! The header's `data_fnv1a64` covers the binary part.
 
 use crate::run::{GpuTimings, SolveError};
+use crate::spec::{Speculator, CAREFUL_BLOCK};
 use crate::summary::Summary;
 use crate::values::{ValueStore, ValuesError};
 use octal_core::codec::{value_bits, LoopTable};
+use octal_core::exact::ValueOverflow;
 use octal_core::fnv::Fnv1a64;
 use octal_core::{Code, RareTable, SparseSpace};
 use serde::{Deserialize, Serialize};
@@ -250,11 +252,22 @@ pub fn replay(
     let bits = value_bits(h.max_value);
     let mut g = ValueStore::for_heaps(h.n)?;
     g.extend_from_slice(&c.first)?;
+    let hot_from = LoopTable::new(&rules, space, &c.table).hot_from.min(h.n);
     let on_cpu = match device {
-        Some(_) => LoopTable::new(&rules, space, &c.table).hot_from.min(h.n),
+        Some(_) => hot_from,
         None => h.n,
     };
     let solve = |e| CompactError::Solve(Box::new(e));
+    // The careful loop's heaps (options may reach rare heaps on both sides) on every core.
+    let careful = Speculator::<u16>::new(&rules, space, c.table.clone(), bits, None);
+    let mut out = vec![0; CAREFUL_BLOCK];
+    while g.len() < hot_from {
+        let out = &mut out[..(hot_from - g.len()).min(CAREFUL_BLOCK)];
+        careful
+            .careful_block(&g, out)
+            .map_err(|o| solve(ValueOverflow { heap: o.heap }.into()))?;
+        g.extend_from_slice(out)?;
+    }
     crate::cpu::extend(
         &rules,
         space,

@@ -12,7 +12,7 @@ use crate::games::UnrolledLoop;
 use octal_core::codec::{Codec, LoopTable};
 use octal_core::exact::{self, Marks};
 use octal_core::{RareTable, Rules, SparseSpace};
-use std::ops::BitXor;
+use std::ops::{BitXor, Range};
 
 /// A code word of the window: `u8` or `u16`.
 pub trait Word: Copy + Default + Send + Sync + 'static + BitXor<Output = Self> {
@@ -123,6 +123,22 @@ impl Word for u16 {
 pub struct CodeOverflow {
     pub heap: usize,
 }
+
+/// Where the source heaps of the options that the careful loop marks lie.
+#[derive(Debug, Clone, Copy)]
+enum Sources {
+    /// Below this heap (with the whole moves, which have none).
+    Before(usize),
+    /// Below this heap, the whole moves and single heaps only.
+    Singles(usize),
+    /// From this heap up to the heap marked.
+    From(usize),
+}
+
+/// Heaps of one block of [`Speculator::careful_block`], and of the sub-blocks whose far options
+/// one thread marks.
+pub const CAREFUL_BLOCK: usize = 1024;
+const CAREFUL_LANES: usize = 64;
 
 /// Window codes kept beyond the reach before the window is compacted.
 const WINDOW_SLACK: usize = 1 << 16;
@@ -271,6 +287,60 @@ impl<W: Word> Speculator<W> {
         exact::with_marks(|marks| self.careful_mex(marks, &g, n))
     }
 
+    /// Candidates for heaps `prior.len() .. prior.len() + out.len()` (at most
+    /// [`CAREFUL_BLOCK`], all before `hot_from`) into `out`, as [`Speculator::speculate`] gives
+    /// them, on the current rayon pool: the options whose source lies before the block are
+    /// marked for sub-blocks of its heaps in parallel, entry by entry (the sources of a
+    /// sub-block's heaps are then consecutive), then the heaps one after another with the rest.
+    pub fn careful_block(&self, prior: &[u16], out: &mut [u16]) -> Result<(), CodeOverflow> {
+        use rayon::prelude::*;
+        let start = prior.len();
+        assert!(
+            out.len() <= CAREFUL_BLOCK && start + out.len() <= self.hot_from,
+            "a block of the careful loop's heaps"
+        );
+        // Values at or past 2 * codes have codes past the code space: no candidate's marks.
+        let limit = 2 * self.codes;
+        let words = limit.div_ceil(64);
+        let add = |set: &mut [u64], v: u16| {
+            if usize::from(v) < limit {
+                set[usize::from(v) / 64] |= 1 << (v % 64);
+            }
+        };
+        let mut sets = vec![0u64; words * out.len()];
+        let before = |b: usize| prior[b];
+        sets.par_chunks_mut(words * CAREFUL_LANES)
+            .enumerate()
+            .for_each(|(k, lanes)| {
+                let first = start + k * CAREFUL_LANES;
+                for (j, set) in lanes.chunks_mut(words).enumerate() {
+                    self.careful_options(&before, first + j, Sources::Singles(start), &mut |v| {
+                        add(set, v)
+                    });
+                }
+                let heaps = first..first + lanes.len() / words;
+                self.careful_far(prior, heaps, &mut |j, v| {
+                    add(&mut lanes[j * words..(j + 1) * words], v)
+                });
+            });
+        for (j, set) in sets.chunks_mut(words).enumerate() {
+            let n = start + j;
+            out[j] = match self.table.get(n) {
+                Some(v) => v,
+                None => {
+                    let here = &out[..j];
+                    let g = |b: usize| if b < start { prior[b] } else { here[b - start] };
+                    self.careful_options(&g, n, Sources::From(start), &mut |v| add(set, v));
+                    let marked = |v: u16| {
+                        usize::from(v) < limit && set[usize::from(v) / 64] >> (v % 64) & 1 == 1
+                    };
+                    self.careful_pick(n, marked)?
+                }
+            };
+        }
+        Ok(())
+    }
+
     /// The least common value at heap n that no common option marks.
     fn careful_mex(
         &self,
@@ -278,32 +348,92 @@ impl<W: Word> Speculator<W> {
         g: &impl Fn(usize) -> u16,
         n: usize,
     ) -> Result<u16, CodeOverflow> {
+        marks.clear();
+        self.careful_options(g, n, Sources::Before(n), &mut |v| marks.insert(v));
+        self.careful_pick(n, |v| marks.contains(v))
+    }
+
+    /// Calls `mark` with the value of each option of heap n that the careful mex takes (whole
+    /// moves and common single heaps at n, and a listed rare heap beside a common one) whose
+    /// source heap lies where `sources` says; `g` gives the values of those heaps.
+    fn careful_options(
+        &self,
+        g: &impl Fn(usize) -> u16,
+        n: usize,
+        sources: Sources,
+        mark: &mut impl FnMut(u16),
+    ) {
         let space = self.space;
         let common = |v: u16| !space.is_rare(n, v);
-        marks.clear();
-        for &i in &self.rules.whole {
-            if n == i && common(0) {
-                marks.insert(0);
+        let (lo, hi) = match sources {
+            Sources::Before(s) | Sources::Singles(s) => (0, s),
+            Sources::From(s) => (s, n),
+        };
+        if lo == 0 {
+            for &i in &self.rules.whole {
+                if n == i && common(0) {
+                    mark(0);
+                }
             }
         }
         for &i in &self.rules.single {
-            if n > i && common(g(n - i)) {
-                marks.insert(g(n - i));
+            if n > i && (lo..hi).contains(&(n - i)) && common(g(n - i)) {
+                mark(g(n - i));
             }
         }
+        if let Sources::Singles(_) = sources {
+            return;
+        }
+        let entries = self.table.entries();
         for &i in &self.rules.breaking {
             let Some(h) = n.checked_sub(i) else { continue };
-            for &(a, r) in self.table.entries() {
-                if a >= h {
-                    break;
-                }
-                if a >= 1 && !space.is_rare(h - a, g(h - a)) {
-                    marks.insert(g(h - a) ^ r);
+            // Source h - a lies in lo..hi for the rare heaps a in h - hi + 1 ..= h - lo (and
+            // 1 <= a < h).
+            let first = (h + 1).saturating_sub(hi).max(1);
+            let last = h.saturating_sub(lo).min(h.saturating_sub(1));
+            let from = entries.partition_point(|e| e.0 < first);
+            for &(a, r) in entries[from..].iter().take_while(|e| e.0 <= last) {
+                if !space.is_rare(h - a, g(h - a)) {
+                    mark(g(h - a) ^ r);
                 }
             }
         }
+    }
+
+    /// Calls `mark(j, v)` with the value v of each option of heap `heaps.start + j` that the
+    /// careful mex takes from a listed rare heap beside a common heap of `g` (the heaps before
+    /// them): entry by entry for all the heaps, whose sources are then consecutive heaps.
+    fn careful_far(&self, g: &[u16], heaps: Range<usize>, mark: &mut impl FnMut(usize, u16)) {
+        let space = self.space;
+        let before = g.len();
+        let entries = self.table.entries();
+        for &i in &self.rules.breaking {
+            // Heap n = h + i reads the rare heaps a with h - before < a < h (and a >= 1).
+            let (Some(h0), Some(h1)) = (heaps.start.checked_sub(i), (heaps.end - 1).checked_sub(i))
+            else {
+                continue;
+            };
+            let from = entries.partition_point(|e| e.0 < 1 || e.0 + before <= h0);
+            for &(a, r) in entries[from..].iter().take_while(|e| e.0 < h1) {
+                let (lo, hi) = (h0.max(a + 1), h1.min(a + before - 1));
+                if lo > hi {
+                    continue;
+                }
+                for (b, &v) in (lo - a..).zip(&g[lo - a..=hi - a]) {
+                    if !space.is_rare(b, v) {
+                        mark(b + a + i - heaps.start, v ^ r);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The least common value at heap n that `marked` leaves; an overflow when the code space
+    /// has no such value.
+    fn careful_pick(&self, n: usize, marked: impl Fn(u16) -> bool) -> Result<u16, CodeOverflow> {
+        let space = self.space;
         (0..=u16::MAX)
-            .find(|&v| common(v) && !marks.contains(v))
+            .find(|&v| !space.is_rare(n, v) && !marked(v))
             .filter(|&v| (self.codec.encode(v) as usize) < self.codes)
             .ok_or(CodeOverflow { heap: n })
     }
@@ -591,6 +721,49 @@ mod tests {
             let narrow_entries: Vec<[u32; 2]> = entries.iter().map(|&[d, c]| [d, c % 32]).collect();
             let narrow = unsafe { u8::group_marks32(narrow_window.as_ptr().add(at), &narrow_entries) };
             prop_assert_eq!(narrow, marks(&narrow_window, &narrow_entries));
+        }
+    }
+
+    /// The careful loop by blocks gives the candidates of the careful loop heap by heap, with
+    /// the whole table (the values themselves) and with half of it (other candidates), on games
+    /// with whole moves, single heaps and splits, over several blocks.
+    #[test]
+    fn careful_blocks_equal_the_careful_loop() {
+        use super::{Speculator, CAREFUL_BLOCK};
+        use octal_core::sparse::SparseKind;
+        use octal_core::{Code, RareTable, SparseSpace};
+        let heaps = 3 * CAREFUL_BLOCK + 100;
+        for (code, mask) in [
+            (".114", 0x2ff),
+            (".143", 0x1d),
+            (".6", 0x1ee),
+            (".356", 0x1e),
+        ] {
+            let rules = code.parse::<Code>().unwrap().rules();
+            let g = octal_core::exact::values(&rules, heaps).unwrap();
+            let space = SparseSpace {
+                kind: SparseKind::Range,
+                mask,
+            };
+            let whole = RareTable::from_values(&space, &g);
+            let mut half = RareTable::default();
+            for &(n, v) in whole.entries().iter().step_by(2) {
+                half.set(n, Some(v));
+            }
+            for table in [whole, half] {
+                let mut spec = Speculator::<u16>::new(&rules, space, table, 12, None);
+                // The careful loop reaches past these heaps: the table's hot_from is further.
+                let from = 50;
+                let mut one = vec![0; heaps - from];
+                let mut blocks = vec![0; heaps - from];
+                let mut prior = g[..from].to_vec();
+                for out in blocks.chunks_mut(CAREFUL_BLOCK) {
+                    spec.careful_block(&prior, out).unwrap();
+                    prior.extend_from_slice(out);
+                }
+                spec.speculate(&g[..from], &mut one).unwrap();
+                assert_eq!(one, blocks, "{code}");
+            }
         }
     }
 
