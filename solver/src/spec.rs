@@ -3,9 +3,10 @@
 //! It assumes the table lists every rare heap. A heap the table lists gets the table's value;
 //! any other heap gets the least common value that is not the value of a common option (a single
 //! heap, or a rare heap beside a common one). Near the start (while the options of a heap can
-//! reach rare heaps on both sides) a careful loop works on full values and checks classes; past
-//! that, the hot loop works on a window of compressed codes (one byte per value when the common
-//! values fit) with one load, one xor and one store per rare entry. The verifier proves every
+//! reach rare heaps on both sides) a careful loop works on full values and checks classes (a
+//! replay of a complete table takes it by blocks on every core, [`Speculator::careful_block`]);
+//! past that, the hot loop works on a window of compressed codes (one byte per value when the
+//! common values fit) with one load, one xor and one store per rare entry. The verifier proves every
 //! candidate; this module never decides what is reported.
 
 use crate::games::UnrolledLoop;
