@@ -237,13 +237,15 @@ pub fn read(path: &Path) -> Result<Compact, CompactError> {
 }
 
 /// The values of a compact checkpoint, replayed by the speculative pass and checked against
-/// every stored fnv1a64 (`path` names the file in errors): on the CPU's loop (one thread), or
-/// with `device` on the CPU's loop while options reach rare heaps (the table's `hot_from`) and on
-/// the device's kernels past that, which read the table alone.
+/// every stored fnv1a64 (`path` names the file in errors): while options reach rare heaps on
+/// both sides (the table's `hot_from`) by the careful loop's blocks on every core, past that on
+/// the CPU's loop (one thread) or with `device` on the device's kernels, which read the table
+/// alone. `progress` is told the heaps replayed as they grow.
 pub fn replay(
     c: &Compact,
     path: &Path,
     device: Option<&mut crate::gpu::Device>,
+    progress: &mut dyn FnMut(usize),
 ) -> Result<ValueStore, CompactError> {
     let h = &c.header;
     let code: Code = h.code.parse().expect("checked on reading");
@@ -267,7 +269,12 @@ pub fn replay(
             .careful_block(&g, out)
             .map_err(|o| solve(ValueOverflow { heap: o.heap }.into()))?;
         g.extend_from_slice(out)?;
+        progress(g.len());
     }
+    let mut replayed = |g: &[u16]| -> Result<bool, SolveError> {
+        progress(g.len());
+        Ok(false)
+    };
     crate::cpu::extend(
         &rules,
         space,
@@ -278,7 +285,7 @@ pub fn replay(
         on_cpu,
         false,
         &mut |_| {},
-        &mut |_| Ok(false),
+        &mut replayed,
     )
     .map_err(solve)?;
     if let Some(device) = device {
@@ -292,7 +299,7 @@ pub fn replay(
             h.n,
             false,
             &mut |_| {},
-            &mut |_| Ok(false),
+            &mut replayed,
             usize::MAX,
             &mut GpuTimings::default(),
         )
@@ -350,7 +357,7 @@ mod tests {
         );
         let c = read(&path).unwrap();
         assert_eq!(c.table.len(), header.rare);
-        let replayed = replay(&c, &path, None).unwrap();
+        let replayed = replay(&c, &path, None, &mut |_| {}).unwrap();
         assert!(replayed == g, "replayed values differ");
 
         let mut wrong = RareTable::from_values(&space, &g);
@@ -369,7 +376,7 @@ mod tests {
         let bad_path = tmp("wrong");
         let text = format!("{MAGIC}\n{}\n", serde_json::to_string(&hdr).unwrap());
         std::fs::write(&bad_path, [text.as_bytes(), &bytes].concat()).unwrap();
-        match replay(&read(&bad_path).unwrap(), &bad_path, None) {
+        match replay(&read(&bad_path).unwrap(), &bad_path, None, &mut |_| {}) {
             Err(CompactError::Differs { n, .. }) => assert_eq!(n, 65_536),
             other => panic!("{:?}", other.map(|_| ())),
         }

@@ -158,6 +158,9 @@ pub struct RestoreArgs {
     /// the run on the GPU when it is resumed.
     #[arg(long)]
     pub gpu: bool,
+    /// No progress bar on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Args)]

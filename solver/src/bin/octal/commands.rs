@@ -368,7 +368,11 @@ pub fn restore(args: &cli::RestoreArgs) -> Result<()> {
     }
     let started = Instant::now();
     let mut device = args.gpu.then(|| solver::gpu::open(None)).transpose()?;
-    let values = compact::replay(&c, &args.file, device.as_mut())?;
+    let bar = progress_bar(h.n, args.quiet);
+    let values = compact::replay(&c, &args.file, device.as_mut(), &mut |done| {
+        bar.set_position(done as u64)
+    })?;
+    bar.finish_and_clear();
     let (mut recorder, _) = Recorder::create(
         &args.out,
         &h.code,
