@@ -438,7 +438,6 @@ pub fn check_heaps(flag: &str, n: usize) -> Result<(), InputError> {
     Ok(())
 }
 
-/// Turns the raw flags of `solve` into a configuration.
 /// The engine `--engine` names, or the GPU's with `--gpu` (which conflicts with any other).
 pub fn with_gpu(engine: EngineChoice, gpu: bool) -> Result<EngineChoice, InputError> {
     match engine {
@@ -448,6 +447,7 @@ pub fn with_gpu(engine: EngineChoice, gpu: bool) -> Result<EngineChoice, InputEr
     }
 }
 
+/// Turns the raw flags of `solve` into a configuration.
 pub fn validate_solve(a: &SolveArgs) -> Result<SolveConfig, InputError> {
     let code = parse_code(&a.code)?;
     let n = match (&a.max_n, a.check_period) {
