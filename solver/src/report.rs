@@ -245,14 +245,23 @@ pub fn gpu_timings_line(t: &GpuTimings, verified: bool) -> String {
         "the device marked the far options of {} heaps (block engine), the host their near ones",
         t.exact
     );
-    if t.speculated == 0 && t.exact > 0 {
-        return format!("gpu: {exact}");
-    }
-    let exact = if t.exact > 0 {
-        format!("; {exact}")
+    let started = if t.starting > 0 {
+        format!(
+            "; {} heaps on the host's cores while the device started",
+            t.starting
+        )
     } else {
         String::new()
     };
+    if t.speculated == 0 && t.exact > 0 {
+        return format!("gpu: {exact}{started}");
+    }
+    let exact = if t.exact > 0 {
+        format!("; {exact}{started}")
+    } else {
+        started
+    };
+
     let verification = if verified {
         format!(
             "verified {} in {:.3} s of device time ({:.0}/s) beside it",

@@ -125,6 +125,9 @@ pub struct Request {
     pub check_period: bool,
     /// The sparse space to start from instead of the build-time or discovered one.
     pub space: Option<SparseSpace>,
+    /// A GPU run computes on the host's cores while its device opens and compiles its first
+    /// kernels (true), or waits for the device (false: tests that must exercise the device).
+    pub start_on_host: bool,
 }
 
 impl Request {
@@ -138,6 +141,7 @@ impl Request {
             discovery_max: DISCOVERY_MAX,
             check_period: false,
             space: None,
+            start_on_host: true,
         }
     }
 }
@@ -218,6 +222,8 @@ pub struct GpuTimings {
     pub correct: Duration,
     /// Heaps whose far options the device marked (the block engine, either marking).
     pub exact: usize,
+    /// Heaps the host's cores computed (the CPU's engines) while the device started.
+    pub starting: usize,
 }
 
 impl GpuTimings {

@@ -98,7 +98,12 @@ pub fn solve_watched(
         }
         Ok(search.feed(g).is_some() && req.check_period)
     };
-    let device = opening.map(|o| gpu::open(Some(o))).transpose()?;
+    // The device goes on starting (and compiles the first kernels) while the host's cores
+    // compute; a run without verification (whose engines see no proved blocks) waits for it.
+    let mut device = gpu::Slot::new(opening);
+    if !req.verify || !req.start_on_host {
+        device.wait()?;
+    }
     let mut run = Stretches {
         req,
         rules: &rules,
@@ -120,11 +125,12 @@ pub fn solve_watched(
         stretches,
         changes,
         last,
-        device,
+        mut device,
         gpu_timings,
         ..
     } = run;
-    let gpu_timings = device.map(|_| gpu_timings);
+    // A GPU run fails where the device cannot be opened, even one the host finished.
+    let gpu_timings = device.wait()?.then_some(gpu_timings);
     let period = if req.verify { search.proved() } else { None };
     if let (Some(p), true) = (period, req.check_period) {
         g.truncate(p.checked_to);
@@ -193,7 +199,7 @@ struct Stretches<'a> {
     /// The engine of the last stretch (also of one that computed nothing).
     last: Engine,
     /// The GPU that computes the stretches that suit speculation, and its timings.
-    device: Option<gpu::Device>,
+    device: gpu::Slot,
     gpu_timings: GpuTimings,
     /// The device's last stretch found no rare value.
     settled: bool,
@@ -231,20 +237,21 @@ impl<'a> Stretches<'a> {
             let fit = match (req.engine, self.space) {
                 (EngineChoice::Exact, _) => Fit::Exact,
                 (_, Some(s)) if needs_space => Fit::Speculate(s),
-                _ => self.watch.fit(rules, self.space, self.device.is_some()),
+                _ => self.watch.fit(rules, self.space, self.device.is_gpu()),
             };
+            let device_open = self.device.ready()?;
             let from = g.len();
             // To the next power of two, or sooner if rare heaps turn up often.
             let next = (from + 1).next_power_of_two().min(req.n);
             let corrections = ((next - from) >> 10).max(32);
             let (stopped, used) = match fit {
-                Fit::Speculate(space) if self.device.is_some() => {
+                Fit::Speculate(space) if device_open => {
                     if !matches!(&engine, Current::Gpu(s, _) if *s == space) {
                         engine = Current::Gpu(space, seed_table(self.game, space, g));
                         self.settled = false;
                     }
                     let (Current::Gpu(_, table), Some(device)) =
-                        (&mut engine, self.device.as_mut())
+                        (&mut engine, self.device.device())
                     else {
                         unreachable!("made above")
                     };
@@ -286,13 +293,28 @@ impl<'a> Stretches<'a> {
                     let Current::Speculative(run) = &mut engine else {
                         unreachable!("made above")
                     };
-                    let ended = run.extend(g, next, req.verify, notify, proved, corrections)?;
+                    // A GPU run's host computes while its device starts, which compiles the
+                    // kernels for this table meanwhile, until the device is ready.
+                    let table = run.table();
+                    let bits = seed_bits(table);
+                    self.device
+                        .prepare(&req.code, space, table, bits, g, req.verify);
+                    let device = &self.device;
+                    let mut period = false;
+                    let mut stop = |g: &[u16]| -> Result<bool, SolveError> {
+                        period = proved(g)?;
+                        Ok(period || device.has_started())
+                    };
+                    run.extend(g, next, req.verify, notify, &mut stop, corrections)?;
+                    if device.is_gpu() {
+                        self.gpu_timings.starting += g.len() - from;
+                    }
                     let used = if run.unrolled() {
                         Engine::Unrolled
                     } else {
                         Engine::Generic
                     };
-                    (ended == Ended::Stopped, used)
+                    (period, used)
                 }
                 Fit::Classic(_) | Fit::Exact => {
                     let marking = match fit {
@@ -310,7 +332,7 @@ impl<'a> Stretches<'a> {
                         .min(req.n);
                     // A GPU run marks the far options on the device.
                     if self.far.is_none() {
-                        if let Some(device) = &self.device {
+                        if let Some(device) = self.device.device() {
                             self.far = Some(gpu::far_marker(device, &req.code)?);
                         }
                     }
@@ -331,6 +353,8 @@ impl<'a> Stretches<'a> {
                     }
                     if on_device {
                         self.gpu_timings.exact += g.len() - from;
+                    } else if self.device.is_gpu() {
+                        self.gpu_timings.starting += g.len() - from;
                     }
                     (stopped, used)
                 }

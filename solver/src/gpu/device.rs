@@ -188,6 +188,25 @@ impl Gpu {
 pub struct Opening(Option<JoinHandle<Result<Gpu, GpuError>>>);
 
 impl Opening {
+    /// Whether [`Opening::finish`] would not wait for the thread (it has ended, or there is none).
+    pub fn is_finished(&self) -> bool {
+        self.0.as_ref().is_none_or(|t| t.is_finished())
+    }
+
+    /// Goes on, on a thread of its own, to `then` with the open device: compiling the kernels a
+    /// run will need first while the host's cores compute.
+    pub fn then(&mut self, then: impl FnOnce(&mut Gpu) + Send + 'static) {
+        let before = Opening(self.0.take());
+        self.0 = std::thread::Builder::new()
+            .name("octal-gpu-open".into())
+            .spawn(move || {
+                let mut gpu = before.finish()?;
+                then(&mut gpu);
+                Ok(gpu)
+            })
+            .ok();
+    }
+
     /// The open device, or why it could not be opened.
     pub fn finish(mut self) -> Result<Gpu, GpuError> {
         match self.0.take() {

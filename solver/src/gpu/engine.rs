@@ -198,19 +198,7 @@ pub fn extend(
     }
     let verifier = Verifier::new(&rules, space);
     let allowed = rare_sources_allowed(&rules, space);
-    // Bits the kernels' values need at least (the CPU's floor of 9 bits aside: kernels for rare
-    // sources keep a code spare for the sentinel, and one-byte codes hold values below 2^8).
-    let mut need = g.iter().copied().max().map_or(1, bits_of_value).max(
-        table
-            .entries()
-            .iter()
-            .map(|e| bits_of_value(e.1))
-            .max()
-            .unwrap_or(1),
-    );
-    if bits > octal_core::codec::MIN_VALUE_BITS {
-        need = need.max(bits);
-    }
+    let mut need = device_chain_bits(bits, max_of(g), &table);
     // Corrections made so far.
     let mut made = 0;
     while g.len() < n {
@@ -297,7 +285,66 @@ pub fn extend(
 
 /// Value bits of the largest value in `g` (as on the CPU).
 fn bits_of(g: &[u16]) -> u32 {
-    value_bits(g.iter().copied().max().unwrap_or(0))
+    value_bits(max_of(g))
+}
+
+/// The largest value in `g` (0 for none).
+fn max_of(g: &[u16]) -> u16 {
+    g.iter().copied().max().unwrap_or(0)
+}
+
+/// Bits the device chain's kernels need at least for values up to `g_max`, `table` and `bits`
+/// (the CPU's floor of 9 bits aside: kernels for rare sources keep a code spare for the sentinel,
+/// and one-byte codes hold values below 2^8).
+fn device_chain_bits(bits: u32, g_max: u16, table: &RareTable) -> u32 {
+    let table_max = table.entries().iter().map(|e| e.1).max().unwrap_or(0);
+    let need = bits_of_value(g_max).max(bits_of_value(table_max));
+    if bits > octal_core::codec::MIN_VALUE_BITS {
+        need.max(bits)
+    } else {
+        need
+    }
+}
+
+/// Bits of the host chain's kernels for values up to `g_max` and `bits`: one more than they need
+/// (a value past them recompiles).
+fn host_chain_bits(bits: u32, g_max: u16) -> u32 {
+    (bits.max(value_bits(g_max)) + 1).min(kernels_gen::MAX_VALUE_BITS)
+}
+
+/// Compiles the kernels [`extend`] starts with for `table` after `g_len` heaps whose largest value
+/// is `g_max` (none where it starts on the CPU), so that it finds them in the device's cache: a
+/// device that opens beside the host's work does this on its own thread. A failure is left for
+/// [`extend`] to report.
+#[allow(clippy::too_many_arguments)]
+pub fn prepare(
+    gpu: &mut Gpu,
+    code: &Code,
+    space: SparseSpace,
+    table: &RareTable,
+    bits: u32,
+    g_len: usize,
+    g_max: u16,
+    verify: bool,
+) {
+    let rules = code.rules();
+    let (value_bits, rare_sources) = if verify && Chain::for_table(&rules, table) == Chain::Host {
+        (host_chain_bits(bits, g_max), false)
+    } else {
+        let rare_sources = g_len < LoopTable::new(&rules, space, table).hot_from;
+        if rare_sources && !rare_sources_allowed(&rules, space) {
+            return;
+        }
+        (device_chain_bits(bits, g_max, table), rare_sources)
+    };
+    let game = kernels_gen::Game {
+        code,
+        space,
+        table,
+        value_bits,
+        rare_sources,
+    };
+    let _ = gpu.kernels(&game);
 }
 
 /// [`extend`] with the CPU's speculative loop ([`Chain::Host`]): a new rare value joins the
@@ -368,7 +415,7 @@ impl<'a> DeviceProver<'a> {
         g: &[u16],
         device_time: Arc<std::sync::Mutex<Duration>>,
     ) -> Result<DeviceProver<'a>, SolveError> {
-        let bits = (bits.max(bits_of(g)) + 1).min(kernels_gen::MAX_VALUE_BITS);
+        let bits = host_chain_bits(bits, max_of(g));
         let game = kernels_gen::Game {
             code,
             space,

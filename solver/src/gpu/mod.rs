@@ -62,6 +62,103 @@ pub fn open(opening: Option<Opening>) -> Result<Device, SolveError> {
     }
 }
 
+/// A GPU run's device 0: opening, and compiling the kernels of the run's first device stretch,
+/// on a thread of its own while the host's cores compute ([`Slot::Starting`]); then open. A CPU
+/// run has none.
+pub enum Slot {
+    None,
+    Starting { opening: Opening, prepared: bool },
+    Open(Device),
+}
+
+impl Slot {
+    /// The slot of a run: starting from `opening` on a GPU run, none on a CPU run.
+    pub fn new(opening: Option<Opening>) -> Slot {
+        opening.map_or(Slot::None, |opening| Slot::Starting {
+            opening,
+            prepared: false,
+        })
+    }
+
+    /// Whether the run has a device, open or starting.
+    pub fn is_gpu(&self) -> bool {
+        !matches!(self, Slot::None)
+    }
+
+    /// Whether the device is still starting and its thread has ended: the next [`Slot::ready`]
+    /// opens it without waiting.
+    pub fn has_started(&self) -> bool {
+        match self {
+            Slot::Starting { opening, .. } => opening_finished(opening),
+            _ => false,
+        }
+    }
+
+    /// Whether the device is open, opening it when its thread has ended (an error if it could
+    /// not be opened); false on a CPU run and while it starts.
+    pub fn ready(&mut self) -> Result<bool, SolveError> {
+        if self.has_started() {
+            self.wait()?;
+        }
+        Ok(matches!(self, Slot::Open(_)))
+    }
+
+    /// Waits for the device to open (an error if it could not be); false on a CPU run.
+    pub fn wait(&mut self) -> Result<bool, SolveError> {
+        if let Slot::Starting { .. } = self {
+            let Slot::Starting { opening, .. } = std::mem::replace(self, Slot::None) else {
+                unreachable!("matched above")
+            };
+            *self = Slot::Open(open(Some(opening))?);
+        }
+        Ok(matches!(self, Slot::Open(_)))
+    }
+
+    /// The open device.
+    pub fn device(&mut self) -> Option<&mut Device> {
+        match self {
+            Slot::Open(device) => Some(device),
+            _ => None,
+        }
+    }
+
+    /// While the device starts, has its thread compile the kernels [`extend`] would start with
+    /// for `table` after the proved values `g` (once a run).
+    #[cfg_attr(not(feature = "gpu"), allow(unused_variables))]
+    pub fn prepare(
+        &mut self,
+        code: &Code,
+        space: SparseSpace,
+        table: &RareTable,
+        bits: u32,
+        g: &[u16],
+        verify: bool,
+    ) {
+        let Slot::Starting { opening, prepared } = self else {
+            return;
+        };
+        #[cfg(feature = "gpu")]
+        if !std::mem::replace(prepared, true) {
+            let (code, table) = (code.clone(), table.clone());
+            let (g_len, g_max) = (g.len(), g.iter().copied().max().unwrap_or(0));
+            opening.then(move |gpu| {
+                engine::prepare(gpu, &code, space, &table, bits, g_len, g_max, verify)
+            });
+        }
+    }
+}
+
+/// Whether opening the device has ended.
+fn opening_finished(opening: &Opening) -> bool {
+    #[cfg(feature = "gpu")]
+    return opening.is_finished();
+    #[cfg(not(feature = "gpu"))]
+    {
+        let _ = opening;
+        true
+    }
+}
+
 /// Extends `g` (proved values) to `n` heaps on `device` ([`engine::extend`]), seeded with
 /// `table` and codes for values below 2^bits, or until `stop` says stop or the table has
 /// needed `corrections` corrections. Returns the table it ended with and how it ended.
