@@ -652,8 +652,9 @@ fn dot143_to_2_28_on_the_gpu_as_flammenkamp() {
 /// The frontier runs' compact checkpoints (`results`, computed on a GPU) against the exact
 /// engine on the CPU: their first 2^17 heaps have the checkpoints' fnv1a64 at every power of two
 /// and their first values, and the rare heaps below 2^17 under a checkpoint's space are its
-/// table's first entries, with their values. .143's table (to 2^31) holds the rare count, last
-/// rare heap and largest value Flammenkamp published at 2^28 (unsolved.tsv).
+/// table's first entries, with their values. .143's table (to 2^31) and .114's (to 2^26) hold the
+/// rare count, last rare heap and largest value Flammenkamp published at 2^28 and 2^26
+/// (unsolved.tsv).
 #[test]
 fn the_frontier_checkpoints_agree_with_the_exact_engine() {
     const HEAPS: usize = 1 << 17;
@@ -708,13 +709,17 @@ fn the_frontier_checkpoints_agree_with_the_exact_engine() {
         assert_eq!(rare, listed, "{}", file.display());
         std::fs::remove_dir_all(&dir).unwrap();
     }
-    let row = data("unsolved.tsv")
-        .into_iter()
-        .find(|r| r[0] == "0.143")
-        .unwrap();
-    let c = solver::compact::read(&frontier.join("0.143-2147483648.ckpt")).unwrap();
-    assert_eq!(c.header.n, 1 << 31);
-    assert_eq!(c.table.len().to_string(), row[3]);
-    assert_eq!(c.table.entries().last().unwrap().0.to_string(), row[4]);
-    assert_eq!(c.header.max_value.to_string(), row[1]);
+    let published = data("unsolved.tsv");
+    for (code, file, n) in [
+        ("0.143", "0.143-2147483648.ckpt", 1 << 31),
+        ("0.114", "0.114-67108864.ckpt", 1 << 26),
+    ] {
+        let row = published.iter().find(|r| r[0] == code).unwrap();
+        let c = solver::compact::read(&frontier.join(file)).unwrap();
+        assert_eq!(c.header.n, n, "{file}");
+        assert_eq!(c.table.len().to_string(), row[3], "{file}: rare values");
+        let last = c.table.entries().last().unwrap().0;
+        assert_eq!(last.to_string(), row[4], "{file}: last rare heap");
+        assert_eq!(c.header.max_value.to_string(), row[1], "{file}: largest value");
+    }
 }
