@@ -720,6 +720,10 @@ fn the_frontier_checkpoints_agree_with_the_exact_engine() {
         assert_eq!(c.table.len().to_string(), row[3], "{file}: rare values");
         let last = c.table.entries().last().unwrap().0;
         assert_eq!(last.to_string(), row[4], "{file}: last rare heap");
-        assert_eq!(c.header.max_value.to_string(), row[1], "{file}: largest value");
+        assert_eq!(
+            c.header.max_value.to_string(),
+            row[1],
+            "{file}: largest value"
+        );
     }
 }

@@ -13,7 +13,7 @@ use octal_core::{discover, exact, Code, RareTable, SparseSpace};
 use solver::games::GAMES;
 use solver::gpu::device::{self, Gpu};
 use solver::gpu::{engine, Resident};
-use solver::run::{Engine, EngineChoice, GpuTimings, Request};
+use solver::run::{Engine, EngineChoice, GpuTimings, Request, Solution};
 use solver::solve::solve;
 use solver::values::ValueStore;
 use std::time::Instant;
@@ -118,18 +118,26 @@ fn far_kernels_compile_with_nvrtc() {
     }
 }
 
-/// Games that no sparse space fits (.0106 and .07, and .004 until 2^17 heaps or more): `--gpu`
-/// marks the exact block engine's far options on the device; value by value against the CPU.
+/// Games that no sparse space fits (.0106 and .07, .004 until 2^17 heaps or more, and random
+/// codes whose first 4096 heaps show none): `--gpu` marks the exact block engine's far options on
+/// the device; value by value against the CPU.
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn gpu_exact_marking_equals_the_cpu_engine() {
     drop(device()); // fails at once, with the reason, where the device cannot be opened
+    let spaceless: Vec<Code> = random_codes(40)
+        .into_iter()
+        .filter(|c| first_values(c).is_none())
+        .take(4)
+        .collect();
+    assert_eq!(spaceless.len(), 4, "random codes without a sparse space");
     let codes: Vec<(Code, usize)> = [(".0106", 1 << 19), (".07", 1 << 16), (".004", 1 << 18)]
         .iter()
         .map(|&(c, n)| (c.parse().unwrap(), n))
+        .chain(spaceless.into_iter().map(|c| (c, 1 << 17)))
         .collect();
     let compared = gpu_equals_cpu(codes);
-    assert_eq!(compared.games, 3, "a game was not compared");
+    assert_eq!(compared.games, 7, "a game was not compared");
     for code in ["0.0106", "0.004"] {
         assert!(
             compared.on_device.iter().any(|c| c == code),
@@ -214,6 +222,15 @@ struct Compared {
     on_device: Vec<String>,
 }
 
+/// Heaps of a run's stretches on the device.
+fn heaps_on_device(s: &Solution) -> usize {
+    s.stretches
+        .iter()
+        .filter(|s| s.engine == Engine::Gpu)
+        .map(|s| s.to - s.from)
+        .sum()
+}
+
 /// Solves each (code, n) with the CPU's engines and with `--gpu` (whose stretches that suit
 /// speculation run on the device), and asserts that the GPU run's values equal the CPU's, value
 /// by value (fnv1a64 printed beside). A code the GPU engine refuses, or with no CPU reference,
@@ -239,12 +256,7 @@ fn gpu_equals_cpu(codes: Vec<(Code, usize)>) -> Compared {
         match solve(&req, &mut |_| {}) {
             Ok(got) => {
                 assert!(got.values == want.values, "{code}: GPU values differ");
-                let on_device: usize = got
-                    .stretches
-                    .iter()
-                    .filter(|s| s.engine == Engine::Gpu)
-                    .map(|s| s.to - s.from)
-                    .sum();
+                let on_device = heaps_on_device(&got);
                 if on_device > 0 {
                     compared.on_device.push(code.to_string());
                 }
@@ -276,7 +288,7 @@ fn gpu_equals_cpu(codes: Vec<(Code, usize)>) -> Compared {
 fn gpu_values_equal_the_cpu_engine() {
     drop(device()); // fails at once, with the reason, where the device cannot be opened
                     // Past discovery (2^15 to 2^17 heaps), so that the kernels compute most heaps; only games
-                    // whose first 4096 heaps show a sparse space (the GPU engine refuses the others). Left out:
+                    // whose first 4096 heaps show a sparse space (the others are the next test's). Left out:
                     // the games whose CPU reference did not finish 2^18 heaps in 20 s on the development
                     // machine's 2 cores (tables of thousands of rare values, or a sparse space that fades before
                     // discovery ends). Games whose table is corrected hundreds of times on the way (.14 3233
@@ -320,6 +332,44 @@ fn gpu_games_and_officers_to_2_26_equal_the_cpu_engine() {
         sparse + 1,
         "a game was not computed on the device"
     );
+}
+
+/// The frontier games and a small table to 2^22 heaps (.004 to 2^21) on the GPU as the command
+/// line runs them, against the CPU engine's runs recorded in `tests/data/cpu-2-22.tsv`: the
+/// fnv1a64 of all the values, the largest value and its first heap.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn gpu_to_2_22_equals_the_recorded_cpu_runs() {
+    drop(device()); // fails at once, with the reason, where the device cannot be opened
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/cpu-2-22.tsv");
+    let text = std::fs::read_to_string(path).unwrap();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("code"))
+        .map(|l| l.split('\t').collect())
+        .collect();
+    assert!(rows.len() >= 6, "{path}: {} games", rows.len());
+    for r in rows {
+        let (code, n): (Code, usize) = (r[0].parse().unwrap(), r[1].parse().unwrap());
+        let mut req = Request::new(code.clone(), n);
+        req.engine = EngineChoice::Gpu;
+        let started = Instant::now();
+        let got = solve(&req, &mut |_| {}).unwrap();
+        let fnv = format!("{:016x}", fnv1a64_values(&got.values));
+        let max = got.values.iter().copied().max().unwrap();
+        let at = got.values.iter().position(|&v| v == max).unwrap();
+        eprintln!(
+            "{code} to {n}: fnv1a64 {fnv}, largest {max} at {at}, {:.1} s, {} heaps on the device",
+            started.elapsed().as_secs_f64(),
+            heaps_on_device(&got)
+        );
+        assert_eq!((got.values.len(), fnv.as_str()), (n, r[2]), "{code}");
+        assert_eq!(
+            (max.to_string(), at.to_string()),
+            (r[3].into(), r[4].into()),
+            "{code}"
+        );
+    }
 }
 
 /// Tables that grow all the way (rare values keep coming: the kernels take rare sources, and
@@ -399,12 +449,7 @@ fn gpu_run_started_on_the_host_equals_the_cpu_engine() {
         let got = solve(&req, &mut |_| {}).unwrap();
         assert!(got.values == want.values, "{code}: GPU values differ");
         let t = got.gpu_timings.unwrap();
-        let on_device: usize = got
-            .stretches
-            .iter()
-            .filter(|s| s.engine == Engine::Gpu)
-            .map(|s| s.to - s.from)
-            .sum();
+        let on_device = heaps_on_device(&got);
         eprintln!(
             "{code} to {n}: equal in {:.2} s, {} heaps on the host while the device started, {on_device} on the device",
             started.elapsed().as_secs_f64(),
