@@ -2,8 +2,9 @@
 //! fail and say so) the generated source of every game in `tests/data`, of random
 //! codes, of wide codes and of a table too large for shared memory compiles for sm_90; with a
 //! device the GPU's values equal the CPU engine's, value by value (every game of `games/` to
-//! 10^6 heaps, Officers to 2^26, the test tables' games and random codes to 2^18), and
-//! `--speculate-only` comes back labelled unverified. The tests that need a device are ignored
+//! 10^6 heaps, Officers to 2^26, the test tables' games and random codes to 2^18, games without
+//! a sparse space, runs that start on the host's cores) or the CPU engine's recorded runs (the
+//! frontier games to 2^22), and `--speculate-only` comes back labelled unverified. The tests that need a device are ignored
 //! elsewhere: a GPU machine runs them with `cargo test --release -- --include-ignored`.
 #![cfg(feature = "gpu")]
 
