@@ -253,6 +253,12 @@ pub fn gpu_timings_line(t: &GpuTimings, verified: bool) -> String {
     } else {
         String::new()
     };
+    if t.speculated == 0 && t.exact == 0 && t.starting > 0 {
+        return format!(
+            "gpu: the device computed nothing: the host's cores finished the run ({} heaps) while it started",
+            t.starting
+        );
+    }
     if t.speculated == 0 && t.exact > 0 {
         return format!("gpu: {exact}{started}");
     }
@@ -261,7 +267,6 @@ pub fn gpu_timings_line(t: &GpuTimings, verified: bool) -> String {
     } else {
         started
     };
-
     let verification = if verified {
         format!(
             "verified {} in {:.3} s of device time ({:.0}/s) beside it",
