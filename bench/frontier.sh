@@ -2,7 +2,8 @@
 # The frontier runs on the GPU, one at a time, each to its target, then checked twice and saved as
 # a compact checkpoint. Every call goes on where the last one stopped: a run directory that
 # exists is resumed, one that does not is restored from CKPT_DIR's checkpoint of that code where
-# there is one, else solved from heap 0; each run gets at most TIMEOUT seconds a call (a killed
+# there is one (a checkpoint that already reaches the target ends that run), else solved from
+# heap 0; each run gets at most TIMEOUT seconds a call (a killed
 # run loses nothing). A finished run is checked (`octal check --rare --sample 64`) and written to
 # WORK/CODE-N.ckpt. GPU=0 runs everything on the host's cores instead. Usage: [TIMEOUT=S]
 # [CKPT_DIR=D] [GPU=0] bench/frontier.sh OCTAL WORK [CODE:N[:SPACE]...]
@@ -24,6 +25,10 @@ for run in $runs; do
     [ -n "${kind:-}" ] && space=(--space "$kind:$mask")
     if [ ! -f "$dir/checkpoint.json" ]; then
         saved=$(ls "${CKPT_DIR:-/nonexistent}"/0"$code"-*.ckpt 2>/dev/null | sort -V | tail -1)
+        heaps=${saved##*-}; heaps=${heaps%.ckpt}
+        if [ -n "$saved" ] && [ "$heaps" -ge $(( ${n/^/**} )) ]; then
+            echo "$code: $saved already holds $heaps heaps"; continue
+        fi
         [ -n "$saved" ] && timed "restore$code" "$octal" restore "$saved" --out "$dir" "${gpu[@]}"
     fi
     if [ -f "$dir/checkpoint.json" ]; then
