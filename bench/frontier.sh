@@ -3,9 +3,8 @@
 # a compact checkpoint. Every call goes on where the last one stopped: a run directory that
 # exists is resumed, one that does not is restored from CKPT_DIR's checkpoint of that code where
 # there is one (a checkpoint that already reaches the target ends that run), else solved from
-# heap 0; each run gets at most TIMEOUT seconds a call (a killed
-# run loses nothing). A finished run is checked (`octal check --rare --sample 64`) and written to
-# WORK/CODE-N.ckpt. GPU=0 runs everything on the host's cores instead. Usage: [TIMEOUT=S]
+# heap 0; each run gets at most TIMEOUT seconds a call (a killed run loses nothing). A finished
+# run is checked (`octal check --rare --sample 64`) and written to WORK/CODE-N.ckpt. GPU=0 runs everything on the host's cores instead. Usage: [TIMEOUT=S]
 # [CKPT_DIR=D] [GPU=0] bench/frontier.sh OCTAL WORK [CODE:N[:SPACE]...]
 set -u
 octal=$1 work=$2; shift 2
