@@ -4,8 +4,9 @@
 //! device the GPU's values equal the CPU engine's, value by value (every game of `games/` to
 //! 10^6 heaps, Officers to 2^26, the test tables' games and random codes to 2^18, games without
 //! a sparse space, runs that start on the host's cores) or the CPU engine's recorded runs (the
-//! frontier games to 2^22), and `--speculate-only` comes back labelled unverified. The tests that need a device are ignored
-//! elsewhere: a GPU machine runs them with `cargo test --release -- --include-ignored`.
+//! frontier games to 2^22), and `--speculate-only` comes back labelled unverified. The tests
+//! that need a device are ignored elsewhere: a GPU machine runs them with
+//! `cargo test --release -- --include-ignored`.
 #![cfg(feature = "gpu")]
 
 use octal_core::codec::value_bits;
@@ -19,17 +20,23 @@ use solver::solve::solve;
 use solver::values::ValueStore;
 use std::time::Instant;
 
+/// The rows of a table of `tests/data` (comments and the header left out), split at tabs.
+fn data_rows(file: &str) -> Vec<Vec<String>> {
+    let path = format!("{}/../tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("code"))
+        .map(|l| l.split('\t').map(String::from).collect())
+        .collect()
+}
+
 /// The codes of the games in the test tables that have a sparse space.
 fn table_codes() -> Vec<Code> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data");
     let mut codes = Vec::new();
     for file in ["sparse-spaces.tsv", "unsolved.tsv", "known-periods.tsv"] {
-        let text = std::fs::read_to_string(format!("{dir}/{file}")).unwrap();
-        for line in text
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.starts_with("code"))
-        {
-            if let Some(Ok(code)) = line.split('\t').next().map(str::parse::<Code>) {
+        for row in data_rows(file) {
+            if let Ok(code) = row[0].parse::<Code>() {
                 if !codes.contains(&code) {
                     codes.push(code);
                 }
@@ -342,14 +349,8 @@ fn gpu_games_and_officers_to_2_26_equal_the_cpu_engine() {
 #[ignore = "needs an NVIDIA GPU"]
 fn gpu_to_2_22_equals_the_recorded_cpu_runs() {
     drop(device()); // fails at once, with the reason, where the device cannot be opened
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/cpu-2-22.tsv");
-    let text = std::fs::read_to_string(path).unwrap();
-    let rows: Vec<Vec<&str>> = text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.starts_with("code"))
-        .map(|l| l.split('\t').collect())
-        .collect();
-    assert!(rows.len() >= 6, "{path}: {} games", rows.len());
+    let rows = data_rows("cpu-2-22.tsv");
+    assert!(rows.len() >= 6, "cpu-2-22.tsv: {} games", rows.len());
     for r in rows {
         let (code, n): (Code, usize) = (r[0].parse().unwrap(), r[1].parse().unwrap());
         let mut req = Request::new(code.clone(), n);
@@ -364,10 +365,10 @@ fn gpu_to_2_22_equals_the_recorded_cpu_runs() {
             started.elapsed().as_secs_f64(),
             heaps_on_device(&got)
         );
-        assert_eq!((got.values.len(), fnv.as_str()), (n, r[2]), "{code}");
+        assert_eq!((got.values.len(), &fnv), (n, &r[2]), "{code}");
         assert_eq!(
             (max.to_string(), at.to_string()),
-            (r[3].into(), r[4].into()),
+            (r[3].clone(), r[4].clone()),
             "{code}"
         );
     }

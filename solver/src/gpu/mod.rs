@@ -34,6 +34,14 @@ pub type Opening = device::Opening;
 #[cfg(not(feature = "gpu"))]
 pub struct Opening;
 
+#[cfg(not(feature = "gpu"))]
+impl Opening {
+    /// Nothing is being opened.
+    pub fn is_finished(&self) -> bool {
+        true
+    }
+}
+
 /// Starts opening device 0 while the run goes on.
 pub fn open_beside() -> Opening {
     #[cfg(feature = "gpu")]
@@ -89,7 +97,7 @@ impl Slot {
     /// opens it without waiting.
     pub fn has_started(&self) -> bool {
         match self {
-            Slot::Starting { opening, .. } => opening_finished(opening),
+            Slot::Starting { opening, .. } => opening.is_finished(),
             _ => false,
         }
     }
@@ -145,17 +153,6 @@ impl Slot {
                 engine::prepare(gpu, &code, space, &table, bits, g_len, g_max, verify)
             });
         }
-    }
-}
-
-/// Whether opening the device has ended.
-fn opening_finished(opening: &Opening) -> bool {
-    #[cfg(feature = "gpu")]
-    return opening.is_finished();
-    #[cfg(not(feature = "gpu"))]
-    {
-        let _ = opening;
-        true
     }
 }
 
