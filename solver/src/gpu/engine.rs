@@ -833,7 +833,7 @@ impl<'a> DeviceRun<'a> {
             let started = Instant::now();
             let copy = &self.gpu.copy;
             let (verdict, stood) = settle(self.kernels, copy, &mut self.buf, verifier, g, &heaps)?;
-            timings.checked += heaps.len();
+            timings.checked += stood + usize::from(verdict.is_err());
             timings.check += started.elapsed();
             if self.grows() && self.budget < self.max_budget && 256 * stood > hi - lo {
                 self.budget *= 2;
@@ -873,9 +873,14 @@ impl<'a> DeviceRun<'a> {
     }
 }
 
+/// A verdict on heaps taken in order: the first refuted (every heap before it stood), and how many
+/// stood.
+type Settled = (Result<(), Refuted>, usize);
+
 /// Checks the candidates of `heaps` (flagged, in increasing order; `g` holds the candidates up to
-/// the last, and the device the same) exactly: by the `mex` kernel where the device holds all the
-/// options of a heap, else on the CPU. Returns the first that is wrong (every heap before it
+/// the last, and the device the same) exactly, in batches that double from one heap
+/// ([`in_doubling_batches`]): a wrong candidate ends the block, and the exact values of the heaps
+/// listed after it would be thrown away. Returns the first that is wrong (every heap before it
 /// stands), and how many stood.
 fn settle(
     kernels: &Kernels,
@@ -884,7 +889,41 @@ fn settle(
     verifier: &Verifier,
     g: &[u16],
     heaps: &[u64],
-) -> Result<(Result<(), Refuted>, usize), SolveError> {
+) -> Result<Settled, SolveError> {
+    in_doubling_batches(heaps.len(), |batch| {
+        settle_batch(kernels, stream, buf, verifier, g, &heaps[batch])
+    })
+}
+
+/// Runs `settle` on consecutive ranges of `0 .. len`, of 1, 2, 4, ... items, until one is refuted;
+/// its verdict, with how many items of all stood. A refutation at item k costs at most 2k + 1
+/// items settled instead of `len`, a list that stands ceil(log2(len + 1)) calls instead of one.
+fn in_doubling_batches<E>(
+    len: usize,
+    mut settle: impl FnMut(Range<usize>) -> Result<Settled, E>,
+) -> Result<Settled, E> {
+    let (mut from, mut batch) = (0, 1);
+    while from < len {
+        let to = (from + batch).min(len);
+        let (verdict, stood) = settle(from..to)?;
+        if verdict.is_err() {
+            return Ok((verdict, from + stood));
+        }
+        (from, batch) = (to, 2 * batch);
+    }
+    Ok((Ok(()), len))
+}
+
+/// [`settle`] for one batch: the `mex` kernel for every heap whose options the device holds (one
+/// launch, a grid row a heap), the CPU for the others.
+fn settle_batch(
+    kernels: &Kernels,
+    stream: &Arc<CudaStream>,
+    buf: &mut Buffers,
+    verifier: &Verifier,
+    g: &[u16],
+    heaps: &[u64],
+) -> Result<Settled, SolveError> {
     let held: Vec<bool> = heaps
         .iter()
         .map(|&h| buf.resident.holds_options_of(h as usize))
@@ -952,4 +991,63 @@ fn code_bytes(
         codec.encode(v)
     };
     code.to_le_bytes().into_iter().take(l.code_bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Doubling batches settle every item, in order and once each, up to the first refuted one,
+    /// at most 2k + 1 of them when item k is refuted, and report how many stood.
+    #[test]
+    fn doubling_batches_stop_at_the_first_refuted_item() {
+        for len in 0..70 {
+            for wrong in (0..len).map(Some).chain([None]) {
+                let mut settled = Vec::new();
+                let (verdict, stood) = in_doubling_batches::<()>(len, |batch| {
+                    for i in batch.clone() {
+                        if Some(i) == wrong {
+                            let failure = Failure { heap: i, value: 0 };
+                            return Ok((Err(Refuted::Wrong(failure)), i - batch.start));
+                        }
+                        settled.push(i);
+                    }
+                    Ok((Ok(()), batch.len()))
+                })
+                .unwrap();
+                match wrong {
+                    Some(k) => {
+                        assert!(matches!(verdict, Err(Refuted::Wrong(f)) if f.heap == k));
+                        assert_eq!(stood, k);
+                        assert_eq!(settled, (0..k).collect::<Vec<_>>());
+                    }
+                    None => {
+                        assert!(verdict.is_ok());
+                        assert_eq!(stood, len);
+                        assert_eq!(settled, (0..len).collect::<Vec<_>>());
+                    }
+                }
+            }
+        }
+    }
+
+    /// A refutation at item k leaves at most 2k + 1 items handed to `settle`.
+    #[test]
+    fn doubling_batches_hand_out_at_most_twice_the_items_before_a_refutation() {
+        for len in 1..300 {
+            for k in 0..len {
+                let mut handed = 0;
+                let _ = in_doubling_batches::<()>(len, |batch| {
+                    handed += batch.len();
+                    Ok(if batch.contains(&k) {
+                        let failure = Failure { heap: k, value: 0 };
+                        (Err(Refuted::Wrong(failure)), k - batch.start)
+                    } else {
+                        (Ok(()), batch.len())
+                    })
+                });
+                assert!(handed <= 2 * k + 1, "len {len}, k {k}: {handed} handed out");
+            }
+        }
+    }
 }
