@@ -3,12 +3,14 @@
 # a compact checkpoint. Every call goes on where the last one stopped: a run directory that
 # exists is resumed, one that does not is restored from CKPT_DIR's checkpoint of that code where
 # there is one (a checkpoint that already reaches the target ends that run), else solved from
-# heap 0; each run gets at most TIMEOUT seconds a call (a killed run loses nothing). A finished
-# run is checked (`octal check --rare --sample 64`) and written to WORK/CODE-N.ckpt. GPU=0 runs everything on the host's cores instead. Usage: [TIMEOUT=S]
-# [CKPT_DIR=D] [GPU=0] bench/frontier.sh OCTAL WORK [CODE:N[:SPACE]...]
+# heap 0 (N@H: the first H heaps on the host's cores, where the device's block engine is slower,
+# then resumed on the device); each run gets at most TIMEOUT seconds a call (a killed run loses
+# nothing). A finished run is checked (`octal check --rare --sample 64`) and written to
+# WORK/CODE-N.ckpt. GPU=0 runs everything on the host's cores instead.
+# Usage: [TIMEOUT=S] [CKPT_DIR=D] [GPU=0] bench/frontier.sh OCTAL WORK [CODE:N[@H][:SPACE]...]
 set -u
 octal=$1 work=$2; shift 2
-runs=${*:-.143:2^31:range:0xfd .114:2^26 .004:2^26}
+runs=${*:-.143:2^31:range:0xfd .114:2^26 .004:2^26@2^22}
 mkdir -p "$work"
 gpu=(--gpu)
 if [ "${GPU:-1}" = 0 ]; then gpu=(); echo "host: $(nproc) cores"; else nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; fi
@@ -20,6 +22,7 @@ timed() { # label, command...: one line with the exit status and the seconds
 field() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 for run in $runs; do
     IFS=: read -r code n kind mask <<< "$run"
+    host=; [[ $n == *@* ]] && host=${n#*@} n=${n%@*}
     dir=$work/R$code space=()
     [ -n "${kind:-}" ] && space=(--space "$kind:$mask")
     if [ ! -f "$dir/checkpoint.json" ]; then
@@ -28,7 +31,11 @@ for run in $runs; do
         if [ -n "$saved" ] && [ "$heaps" -ge $(( ${n/^/**} )) ]; then
             echo "$code: $saved already holds $heaps heaps"; continue
         fi
-        [ -n "$saved" ] && timed "restore$code" "$octal" restore "$saved" --out "$dir" "${gpu[@]}"
+        if [ -n "$saved" ]; then
+            timed "restore$code" "$octal" restore "$saved" --out "$dir" "${gpu[@]}"
+        elif [ -n "$host" ]; then
+            timed "host$code" "$octal" solve "$code" -n "$host" "${space[@]}" --out "$dir" --json -q
+        fi
     fi
     if [ -f "$dir/checkpoint.json" ]; then
         timed "run$code" "$octal" resume "$dir" -n "$n" "${gpu[@]}" --json -q

@@ -653,8 +653,8 @@ fn dot143_to_2_28_on_the_gpu_as_flammenkamp() {
 /// The frontier runs' compact checkpoints (`results`, computed on a GPU) against the exact
 /// engine on the CPU: their first 2^17 heaps have the checkpoints' fnv1a64 at every power of two
 /// and their first values, and the rare heaps below 2^17 under a checkpoint's space are its
-/// table's first entries, with their values. .143's table (to 2^31) and .114's (to 2^26) hold the
-/// rare count, last rare heap and largest value Flammenkamp published at 2^28 and 2^26
+/// table's first entries, with their values. .143's table (to 2^31), .114's and .004's (to 2^26)
+/// hold the rare count, last rare heap and largest value Flammenkamp published at 2^28 and 2^26
 /// (unsolved.tsv).
 #[test]
 fn the_frontier_checkpoints_agree_with_the_exact_engine() {
@@ -666,7 +666,7 @@ fn the_frontier_checkpoints_agree_with_the_exact_engine() {
         .filter(|p| p.extension().is_some_and(|x| x == "ckpt"))
         .collect();
     files.sort();
-    assert!(files.len() >= 2, "{files:?}");
+    assert!(files.len() >= 3, "{files:?}");
     let mut read = Vec::new();
     for file in &files {
         let c = solver::compact::read(file).unwrap();
@@ -713,6 +713,7 @@ fn the_frontier_checkpoints_agree_with_the_exact_engine() {
     for (code, file, n) in [
         ("0.143", "0.143-2147483648.ckpt", 1 << 31),
         ("0.114", "0.114-67108864.ckpt", 1 << 26),
+        ("0.004", "0.004-67108864.ckpt", 1 << 26),
     ] {
         let row = published.iter().find(|r| r[0] == code).unwrap();
         let (_, c) = read.iter().find(|(f, _)| f == file).unwrap();
