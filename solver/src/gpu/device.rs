@@ -71,8 +71,8 @@ pub struct Gpu {
     pub(super) stream: Arc<CudaStream>,
     /// The stream of verification, beside the speculation's, at the lowest priority.
     pub(super) check: Arc<CudaStream>,
-    /// The stream of the host's reads of finished blocks (and re-verifications), behind no
-    /// queued work.
+    /// The stream of the host's reads of finished blocks, of the `mex` kernel that settles
+    /// flagged heaps and of re-verifications: behind no queued work, at the highest priority.
     pub(super) copy: Arc<CudaStream>,
     /// The virtual architecture the kernels are compiled for, e.g. `compute_90`.
     arch: String,
@@ -107,11 +107,13 @@ impl Gpu {
         // (the block scheduler serves the higher priority's blocks first): so the two keep pace.
         // With equal priorities, the speculation on the default stream, the verification fell
         // behind it and set the pace (Officers 10^9 on the H200: verification 65 -> 70 M/s,
-        // end to end 62.6 -> 67.2 M values/s; bench/README.md).
+        // end to end 62.6 -> 67.2 M values/s; bench/README.md). The host's stream at the highest
+        // priority too: the `mex` launch that settles a block's flagged heaps is what the host
+        // waits for, and at the lowest it queued behind the verification of the blocks after.
         let (least, greatest) = cudarc::driver::result::stream::get_priority_range()?;
         Ok(Gpu {
             check: ctx.new_stream_with_priority(least)?,
-            copy: ctx.new_stream()?,
+            copy: ctx.new_stream_with_priority(greatest)?,
             sms: sms.max(1) as u32,
             sm_shared: sm_shared.max(0) as usize,
             stream: ctx.new_stream_with_priority(greatest)?,
