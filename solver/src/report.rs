@@ -241,32 +241,36 @@ pub fn games_table() -> String {
 
 /// The line a GPU run prints on stderr: where the device's time went.
 pub fn gpu_timings_line(t: &GpuTimings, verified: bool) -> String {
-    let exact = format!(
-        "the device marked the far options of {} heaps (block engine), the host their near ones",
-        t.exact
-    );
-    let started = if t.starting > 0 {
-        format!(
-            "; {} heaps on the host's cores while the device started",
+    // What the block engine and the host's cores did, each a clause.
+    let mut host = Vec::new();
+    if t.exact > 0 {
+        host.push(format!(
+            "the device marked the far options of {} heaps (block engine), the host their near ones",
+            t.exact
+        ));
+    }
+    if t.host_classic > 0 {
+        host.push(format!(
+            "the host's cores marked the far options of {} heaps (classic block engine, timed faster there)",
+            t.host_classic
+        ));
+    }
+    if t.starting > 0 {
+        host.push(format!(
+            "{} heaps on the host's cores while the device started",
             t.starting
-        )
-    } else {
-        String::new()
-    };
-    if t.speculated == 0 && t.exact == 0 && t.starting > 0 {
+        ));
+    }
+    if t.speculated == 0 && t.exact == 0 && t.host_classic == 0 && t.starting > 0 {
         return format!(
             "gpu: the device computed nothing: the host's cores finished the run ({} heaps) while it started",
             t.starting
         );
     }
-    if t.speculated == 0 && t.exact > 0 {
-        return format!("gpu: {exact}{started}");
+    if t.speculated == 0 && !host.is_empty() {
+        return format!("gpu: {}", host.join("; "));
     }
-    let exact = if t.exact > 0 {
-        format!("; {exact}{started}")
-    } else {
-        started
-    };
+    let exact: String = host.iter().map(|c| format!("; {c}")).collect();
     let verification = if verified {
         format!(
             "verified {} in {:.3} s of device time ({:.0}/s) beside it",

@@ -224,6 +224,9 @@ pub struct GpuTimings {
     pub exact: usize,
     /// Heaps the host's cores computed (the CPU's engines) while the device started.
     pub starting: usize,
+    /// Heaps of the block engine's classic stretches whose far options the host's cores marked,
+    /// timed faster there than on the device.
+    pub host_classic: usize,
 }
 
 impl GpuTimings {

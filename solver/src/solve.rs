@@ -23,6 +23,7 @@ use crate::track::{Fit, SpaceWatch};
 use crate::values::ValueStore;
 use octal_core::codec::value_bits;
 use octal_core::{discover, RareTable, Rules, SparseSpace};
+use std::time::Instant;
 
 /// Computes the values of heaps `0..req.n` (with `check_period`, up to the proof of a period,
 /// at most `req.n`), and the period they prove, if any, in a store that suits `req.n`
@@ -118,6 +119,7 @@ pub fn solve_watched(
         device,
         settled: false,
         far: None,
+        far_choice: FarChoice::default(),
     };
     let table = run.run(&mut g, notify, &mut proved)?;
     let Stretches {
@@ -205,6 +207,57 @@ struct Stretches<'a> {
     settled: bool,
     /// The device's far marking for the block engine's stretches, once one came.
     far: Option<Box<dyn gpu::FarMarker>>,
+    /// Which of the device and the host marks the next classic stretch.
+    far_choice: FarChoice,
+}
+
+/// Which marks the far options of a GPU run's classic block stretches: the device (every far
+/// split) or the host's cores (the classic marking: the rare heaps, then splits until the rare
+/// values are covered). The device is the faster for most games; the host where rare heaps are a
+/// large share of all (its scan then stops early, while the device reads every split). Each side
+/// is timed on the stretches it takes, as seconds a heap per heap index (the cost of both grows
+/// with the heap), the faster takes the next stretch, and the other is tried again every
+/// [`FarChoice::PROBE`] stretches.
+#[derive(Debug, Default)]
+struct FarChoice {
+    /// The cost of the last stretch each side took.
+    device: Option<f64>,
+    host: Option<f64>,
+    /// Stretches since the slower side was last tried.
+    since: usize,
+}
+
+impl FarChoice {
+    /// Stretches between two tries of the slower side.
+    const PROBE: usize = 8;
+
+    /// Whether the device takes the next stretch: first the device, then the host once, then
+    /// the faster.
+    fn device_next(&mut self) -> bool {
+        let (Some(device), Some(host)) = (self.device, self.host) else {
+            return self.device.is_none();
+        };
+        self.since += 1;
+        if self.since >= Self::PROBE {
+            self.since = 0;
+            device > host
+        } else {
+            device <= host
+        }
+    }
+
+    /// Records that the device (or the host) took `secs` for heaps `from .. to`.
+    fn record(&mut self, device: bool, from: usize, to: usize, secs: f64) {
+        if to <= from {
+            return;
+        }
+        let cost = secs / ((to - from) as f64 * (from + to) as f64 / 2.0);
+        *if device {
+            &mut self.device
+        } else {
+            &mut self.host
+        } = Some(cost);
+    }
 }
 
 /// The engine of the current stretch.
@@ -336,23 +389,32 @@ impl<'a> Stretches<'a> {
                             self.far = Some(gpu::far_marker(device, &req.code)?);
                         }
                     }
-                    let on_device = self.far.is_some();
+                    // Exact marking on the device always (the host marks every split too).
+                    let on_device = self.far.is_some()
+                        && (marking == Marking::Exact || self.far_choice.device_next());
                     let used = match marking {
                         _ if on_device => Engine::Gpu,
                         Marking::Exact => Engine::Exact,
                         Marking::Classic(_) => Engine::Classic,
                     };
                     let mut stopped = proved(g)?;
+                    let started = Instant::now();
                     while !stopped && g.len() < until {
-                        let far = self
-                            .far
-                            .as_mut()
-                            .map(|f| f.as_mut() as &mut dyn gpu::FarMarker);
+                        let far = match &mut self.far {
+                            Some(f) if on_device => Some(f.as_mut() as &mut dyn gpu::FarMarker),
+                            _ => None,
+                        };
                         blocks.extend_block(g, until, far)?;
                         stopped = proved(g)?;
                     }
+                    if self.far.is_some() && marking != Marking::Exact {
+                        let secs = started.elapsed().as_secs_f64();
+                        self.far_choice.record(on_device, from, g.len(), secs);
+                    }
                     if on_device {
                         self.gpu_timings.exact += g.len() - from;
+                    } else if self.far.is_some() {
+                        self.gpu_timings.host_classic += g.len() - from;
                     } else if self.device.is_gpu() {
                         self.gpu_timings.starting += g.len() - from;
                     }
@@ -424,6 +486,29 @@ const SEARCH_WINDOW: usize = 64;
 mod tests {
     use super::*;
     use octal_core::exact;
+
+    /// The choice of the far marking takes the device, then the host once, then the side whose
+    /// last stretch cost less a heap per heap index, trying the slower again every
+    /// `FarChoice::PROBE` stretches; a new timing can turn it.
+    #[test]
+    fn the_far_marking_goes_where_it_was_timed_faster() {
+        let mut choice = FarChoice::default();
+        assert!(choice.device_next());
+        choice.record(true, 1 << 20, 17 << 16, 3.0);
+        assert!(!choice.device_next());
+        // Twice the heaps, further on, in less time: the host is the faster.
+        choice.record(false, 17 << 16, 19 << 16, 2.0);
+        let picks: Vec<bool> = (0..2 * FarChoice::PROBE)
+            .map(|_| choice.device_next())
+            .collect();
+        let tried: Vec<usize> = (0..picks.len()).filter(|&k| picks[k]).collect();
+        assert_eq!(tried, [FarChoice::PROBE - 1, 2 * FarChoice::PROBE - 1]);
+        choice.record(true, 19 << 16, 20 << 16, 0.5);
+        assert!(choice.device_next());
+        // A stretch stopped before its first heap (a proof came) records nothing.
+        choice.record(false, 20 << 16, 20 << 16, 9.0);
+        assert!(choice.device_next());
+    }
 
     /// Discovery grown by the block engine (the GPU run's unsettled spaces: .04 and .114 keep
     /// finding rare values) gives the exact engine's values.
