@@ -245,20 +245,13 @@ pub fn extend(
             } else {
                 listed_from(&table, g.len()).filter(|e| e.0 < until)
             };
-            match run.run(
-                &verifier,
-                g,
-                ahead.map_or(until, |e| e.0),
-                verify,
-                stop,
-                timings,
-            )? {
-                Ended::Done if ahead.is_some() => {
-                    let (heap, value) = ahead.expect("matched");
+            let to = ahead.map_or(until, |e| e.0);
+            match (run.run(&verifier, g, to, verify, stop, timings)?, ahead) {
+                (Ended::Done, Some((heap, value))) => {
                     g.push(value)?;
                     run.write(heap, value, space.is_rare(heap, value))?;
                 }
-                Ended::Wrong { heap, value } => {
+                (Ended::Wrong { heap, value }, _) => {
                     let started = Instant::now();
                     until = until.max((2 * heap + rules.t + 1).min(n));
                     let rare = space.is_rare(heap, value);
@@ -285,9 +278,9 @@ pub fn extend(
                         break false;
                     }
                 }
-                Ended::Done => break false,
-                Ended::Stopped => return Ok((table, cpu::Ended::Stopped)),
-                Ended::Widen => break true,
+                (Ended::Done, _) => break false,
+                (Ended::Stopped, _) => return Ok((table, cpu::Ended::Stopped)),
+                (Ended::Widen, _) => break true,
             }
         };
         if widen {
