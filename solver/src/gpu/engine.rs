@@ -908,8 +908,9 @@ type Settled = (Result<(), Refuted>, usize);
 /// Checks the candidates of `heaps` (flagged, in increasing order; `g` holds the candidates up to
 /// the last, and the device the same) exactly, in batches that double from one heap
 /// ([`in_doubling_batches`]): a wrong candidate ends the block, and the exact values of the heaps
-/// listed after it would be thrown away. Returns the first that is wrong (every heap before it
-/// stands), and how many stood.
+/// listed after it would be thrown away. A batch goes to the `mex` kernel for every heap whose
+/// options the device holds (one launch, a grid row a heap), to the CPU for the others. Returns
+/// the first that is wrong (every heap before it stands), and how many stood.
 fn settle(
     kernels: &Kernels,
     stream: &Arc<CudaStream>,
@@ -919,7 +920,35 @@ fn settle(
     heaps: &[u64],
 ) -> Result<Settled, SolveError> {
     in_doubling_batches(heaps.len(), |batch| {
-        settle_batch(kernels, stream, buf, verifier, g, &heaps[batch])
+        let heaps = &heaps[batch];
+        let held: Vec<bool> = heaps
+            .iter()
+            .map(|&h| buf.resident.holds_options_of(h as usize))
+            .collect();
+        let on_device: Vec<u64> = heaps
+            .iter()
+            .zip(&held)
+            .filter(|p| *p.1)
+            .map(|p| *p.0)
+            .collect();
+        let mut exact_values = kernels.mex(stream, buf, &on_device)?.into_iter();
+        for (stood, (&h, &held)) in heaps.iter().zip(&held).enumerate() {
+            let heap = h as usize;
+            let on_device = if held {
+                exact_values.next().flatten()
+            } else {
+                None
+            };
+            let verdict = match on_device {
+                Some(v) if v == g[heap] => Ok(()),
+                Some(value) => Err(Refuted::Wrong(Failure { heap, value })),
+                None => exact::with_marks(|m| verifier.check(g, heap, m)),
+            };
+            if verdict.is_err() {
+                return Ok((verdict, stood));
+            }
+        }
+        Ok((Ok(()), heaps.len()))
     })
 }
 
@@ -940,46 +969,6 @@ fn in_doubling_batches<E>(
         (from, batch) = (to, 2 * batch);
     }
     Ok((Ok(()), len))
-}
-
-/// [`settle`] for one batch: the `mex` kernel for every heap whose options the device holds (one
-/// launch, a grid row a heap), the CPU for the others.
-fn settle_batch(
-    kernels: &Kernels,
-    stream: &Arc<CudaStream>,
-    buf: &mut Buffers,
-    verifier: &Verifier,
-    g: &[u16],
-    heaps: &[u64],
-) -> Result<Settled, SolveError> {
-    let held: Vec<bool> = heaps
-        .iter()
-        .map(|&h| buf.resident.holds_options_of(h as usize))
-        .collect();
-    let on_device: Vec<u64> = heaps
-        .iter()
-        .zip(&held)
-        .filter(|p| *p.1)
-        .map(|p| *p.0)
-        .collect();
-    let mut exact_values = kernels.mex(stream, buf, &on_device)?.into_iter();
-    for (stood, (&h, &held)) in heaps.iter().zip(&held).enumerate() {
-        let heap = h as usize;
-        let on_device = if held {
-            exact_values.next().flatten()
-        } else {
-            None
-        };
-        let verdict = match on_device {
-            Some(v) if v == g[heap] => Ok(()),
-            Some(value) => Err(Refuted::Wrong(Failure { heap, value })),
-            None => exact::with_marks(|m| verifier.check(g, heap, m)),
-        };
-        if verdict.is_err() {
-            return Ok((verdict, stood));
-        }
-    }
-    Ok((Ok(()), heaps.len()))
 }
 
 impl Drop for DeviceRun<'_> {
