@@ -320,9 +320,7 @@ impl<W: Word> Speculator<W> {
                     });
                 }
                 let heaps = first..first + lanes.len() / words;
-                self.careful_far(prior, heaps, &mut |j, v| {
-                    add(&mut lanes[j * words..(j + 1) * words], v)
-                });
+                self.careful_far(prior, heaps, lanes, limit);
             });
         for (j, set) in sets.chunks_mut(words).enumerate() {
             let n = start + j;
@@ -401,12 +399,14 @@ impl<W: Word> Speculator<W> {
         }
     }
 
-    /// Calls `mark(j, v)` with the value v of each option of heap `heaps.start + j` that the
-    /// careful mex takes from a listed rare heap beside a common heap of `g` (the heaps before
-    /// them): entry by entry for all the heaps, whose sources are then consecutive heaps.
-    fn careful_far(&self, g: &[u16], heaps: Range<usize>, mark: &mut impl FnMut(usize, u16)) {
+    /// Marks in `sets` (a bitset of values below `limit` a heap, one after another) the value of
+    /// each option of each heap of `heaps` that the careful mex takes from a listed rare heap
+    /// beside a common heap of `g` (the heaps before them): entry by entry for all the heaps,
+    /// whose sources are then consecutive heaps, as are the heaps they mark.
+    fn careful_far(&self, g: &[u16], heaps: Range<usize>, sets: &mut [u64], limit: usize) {
         let space = self.space;
         let before = g.len();
+        let words = sets.len() / heaps.len();
         let entries = self.table.entries();
         for &i in &self.rules.breaking {
             // Heap n = h + i reads the rare heaps a with h - before < a < h (and a >= 1).
@@ -420,9 +420,12 @@ impl<W: Word> Speculator<W> {
                 if lo > hi {
                     continue;
                 }
-                for (b, &v) in (lo - a..).zip(&g[lo - a..=hi - a]) {
-                    if !space.is_rare(b, v) {
-                        mark(b + a + i - heaps.start, v ^ r);
+                // Source b = lo - a, ... marks heap b + a + i, the block's (lo + i - start)-th on.
+                let rows = sets[(lo + i - heaps.start) * words..].chunks_exact_mut(words);
+                for ((b, &v), set) in (lo - a..).zip(&g[lo - a..=hi - a]).zip(rows) {
+                    let x = usize::from(v ^ r);
+                    if x < limit && !space.is_rare(b, v) {
+                        set[x / 64] |= 1 << (x % 64);
                     }
                 }
             }
