@@ -17,6 +17,7 @@ use solver::gpu::device::{self, Gpu};
 use solver::gpu::{engine, Resident};
 use solver::run::{Engine, EngineChoice, GpuTimings, Request, Solution};
 use solver::solve::solve;
+use solver::summary::Summary;
 use solver::values::ValueStore;
 use std::time::Instant;
 
@@ -357,9 +358,9 @@ fn gpu_to_2_22_equals_the_recorded_cpu_runs() {
         req.engine = EngineChoice::Gpu;
         let started = Instant::now();
         let got = solve(&req, &mut |_| {}).unwrap();
-        let fnv = format!("{:016x}", fnv1a64_values(&got.values));
-        let max = got.values.iter().copied().max().unwrap();
-        let at = got.values.iter().position(|&v| v == max).unwrap();
+        let summary = Summary::of(&got.values, None);
+        let fnv = format!("{:016x}", summary.fnv1a64);
+        let (max, at) = (summary.max_value, summary.max_value_at);
         eprintln!(
             "{code} to {n}: fnv1a64 {fnv}, largest {max} at {at}, {:.1} s, {} heaps on the device",
             started.elapsed().as_secs_f64(),
