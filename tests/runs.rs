@@ -604,6 +604,48 @@ fn a_compact_checkpoint_replays_on_the_gpu() {
     std::fs::remove_file(&file).unwrap();
 }
 
+/// Compact checkpoints of games whose rare values keep coming replayed on the GPU (`restore
+/// --gpu`): the device's kernels take the rare heaps from the table from the first heaps on,
+/// stopping before each, and the replay has the CPU run's fnv1a64 at every power of two. .114's
+/// rare heaps come every few hundred heaps to 2^20, .004's every few (15% of its first 2^19; at
+/// 2^18 no space makes them rare, and such a run has no compact checkpoint).
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn growing_tables_compact_checkpoints_replay_on_the_gpu() {
+    for (code, n) in [(".114", "2^20"), (".004", "2^19")] {
+        let a = fresh_dir("compact-growing-a");
+        let b = fresh_dir("compact-growing-b");
+        let file = fresh_dir("compact-growing.ckpt");
+        let (da, db, f) = (
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+            file.to_str().unwrap(),
+        );
+        let whole = json(&octal(&[
+            "solve", code, "-n", n, "--out", da, "--json", "-q",
+        ]));
+        let written = octal(&["checkpoint", da, "-o", f]);
+        assert!(
+            written.status.success(),
+            "{code}: {}",
+            String::from_utf8_lossy(&written.stderr)
+        );
+        let restored = octal(&["restore", f, "--out", db, "--gpu"]);
+        assert!(
+            restored.status.success(),
+            "{code}: {}",
+            String::from_utf8_lossy(&restored.stderr)
+        );
+        let status = json(&octal(&["status", db, "--json"]));
+        assert_eq!(status["fnv1a64"], whole["fnv1a64"], "{code}");
+        assert_eq!(status["powers_of_two"], whole["powers_of_two"], "{code}");
+        for d in [&a, &b] {
+            std::fs::remove_dir_all(d).unwrap();
+        }
+        std::fs::remove_file(&file).unwrap();
+    }
+}
+
 /// .143 to 2^28 on the GPU, under the mask 0xfd, against Flammenkamp's statistics at 2^28
 /// (unsolved.tsv: rare count, last rare heap, largest value and its first heap), then the second
 /// check of its run directory (every rare heap and a sample recomputed by the exact mex). About

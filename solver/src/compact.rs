@@ -239,8 +239,10 @@ pub fn read(path: &Path) -> Result<Compact, CompactError> {
 /// The values of a compact checkpoint, replayed by the speculative pass and checked against
 /// every stored fnv1a64 (`path` names the file in errors): while options reach rare heaps on
 /// both sides (the table's `hot_from`) by the careful loop's blocks on every core, past that on
-/// the CPU's loop (one thread) or with `device` on the device's kernels, which read the table
-/// alone. `progress` is told the heaps replayed as they grow.
+/// the CPU's loop (one thread); with `device`, on the device's kernels, which read the table
+/// alone, from the first heaps where they take rare sources (the speculation stops before each
+/// listed rare heap, which takes the table's value), else from `hot_from`. `progress` is told
+/// the heaps replayed as they grow.
 pub fn replay(
     c: &Compact,
     path: &Path,
@@ -255,16 +257,21 @@ pub fn replay(
     let mut g = ValueStore::for_heaps(h.n)?;
     g.extend_from_slice(&c.first)?;
     let hot_from = LoopTable::new(&rules, space, &c.table).hot_from.min(h.n);
+    // The careful loop's heaps (options may reach rare heaps on both sides) on every core, unless
+    // the device's kernels take rare sources; then the CPU's loop to `on_cpu`.
+    let careful_to = match device {
+        Some(_) if crate::gpu::takes_rare_sources(&code, space) => g.len(),
+        _ => hot_from,
+    };
     let on_cpu = match device {
-        Some(_) => hot_from,
+        Some(_) => careful_to,
         None => h.n,
     };
     let solve = |e| CompactError::Solve(Box::new(e));
-    // The careful loop's heaps (options may reach rare heaps on both sides) on every core.
     let careful = Speculator::<u16>::new(&rules, space, c.table.clone(), bits, None);
     let mut out = vec![0; CAREFUL_BLOCK];
-    while g.len() < hot_from {
-        let out = &mut out[..(hot_from - g.len()).min(CAREFUL_BLOCK)];
+    while g.len() < careful_to {
+        let out = &mut out[..(careful_to - g.len()).min(CAREFUL_BLOCK)];
         careful
             .careful_block(&g, out)
             .map_err(|o| solve(ValueOverflow { heap: o.heap }.into()))?;

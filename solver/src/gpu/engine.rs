@@ -117,7 +117,7 @@ enum Ended {
 /// Whether the kernels may compute heaps whose options reach rare heaps: a rare source is
 /// dropped, which is right when a rare value keeps its class across every single-heap move (a
 /// domain-type space flips it across an odd one; such games start past `hot_from`).
-fn rare_sources_allowed(rules: &Rules, space: SparseSpace) -> bool {
+pub fn rare_sources_allowed(rules: &Rules, space: SparseSpace) -> bool {
     rules
         .single
         .iter()
@@ -238,8 +238,20 @@ pub fn extend(
         let mut until = if rare_sources { hot_from.min(n) } else { n };
         // Whether the codes need another bit (else new kernels for the table).
         let widen = loop {
-            match run.run(&verifier, g, until, verify, stop, timings)? {
-                Ended::Wrong { heap, value } => {
+            // A replay's table (not verifying) lists the rare heaps ahead: the speculation
+            // stops before each, which then takes the table's value as a correction would.
+            let ahead = if verify {
+                None
+            } else {
+                listed_from(&table, g.len()).filter(|e| e.0 < until)
+            };
+            let to = ahead.map_or(until, |e| e.0);
+            match (run.run(&verifier, g, to, verify, stop, timings)?, ahead) {
+                (Ended::Done, Some((heap, value))) => {
+                    g.push(value)?;
+                    run.write(heap, value, space.is_rare(heap, value))?;
+                }
+                (Ended::Wrong { heap, value }, _) => {
                     let started = Instant::now();
                     until = until.max((2 * heap + rules.t + 1).min(n));
                     let rare = space.is_rare(heap, value);
@@ -266,9 +278,9 @@ pub fn extend(
                         break false;
                     }
                 }
-                Ended::Done => break false,
-                Ended::Stopped => return Ok((table, cpu::Ended::Stopped)),
-                Ended::Widen => break true,
+                (Ended::Done, _) => break false,
+                (Ended::Stopped, _) => return Ok((table, cpu::Ended::Stopped)),
+                (Ended::Widen, _) => break true,
             }
         };
         if widen {
@@ -281,6 +293,12 @@ pub fn extend(
         }
     }
     Ok((table, cpu::Ended::Reached))
+}
+
+/// The first entry of `table` at or past heap `len`.
+fn listed_from(table: &RareTable, len: usize) -> Option<(usize, u16)> {
+    let entries = table.entries();
+    entries.get(entries.partition_point(|e| e.0 < len)).copied()
 }
 
 /// Value bits of the largest value in `g` (as on the CPU).
@@ -655,6 +673,16 @@ impl<'a> DeviceRun<'a> {
             self.kernels
                 .set_options(stream, &mut self.buf, from, &options[from..])?;
         }
+        self.write(heap, value, rare)?;
+        Ok(true)
+    }
+
+    /// Writes `value` (the last of `g`) as heap `heap`'s on the device, its code the sentinel
+    /// where it is `rare` and the kernels take rare sources, and starts the next blocks at twice
+    /// the heaps since the last heap written.
+    fn write(&mut self, heap: usize, value: u16, rare: bool) -> Result<(), GpuError> {
+        let (l, keep) = (&self.kernels.layout, self.buf.resident);
+        let stream = &self.gpu.stream;
         let at = heap % keep.ring;
         let codes: Vec<u8> = code_bytes(&self.codec, l, value, rare).collect();
         let (lo, hi) = (at * l.code_bytes, (at + 1) * l.code_bytes);
@@ -666,7 +694,7 @@ impl<'a> DeviceRun<'a> {
         let gap = heap - self.corrected;
         self.corrected = heap;
         self.block = (2 * gap).clamp(MIN_GROWING_BLOCK, keep.max_block());
-        Ok(true)
+        Ok(())
     }
 
     /// Runs blocks through the device until `g` holds `n` heaps, a candidate is wrong, a mex

@@ -195,6 +195,18 @@ pub fn extend(
     match *device {}
 }
 
+/// Whether the device's kernels compute, for `code` under `space`, the heaps whose options reach
+/// rare heaps (below the table's `hot_from`); where not, the CPU computes those heaps.
+pub fn takes_rare_sources(code: &Code, space: SparseSpace) -> bool {
+    #[cfg(feature = "gpu")]
+    return engine::rare_sources_allowed(&code.rules(), space);
+    #[cfg(not(feature = "gpu"))]
+    {
+        let _ = (code, space);
+        false
+    }
+}
+
 /// The block engine's far marking (either marking) on `device`, its kernels compiled for `code`.
 pub fn far_marker(device: &Device, code: &Code) -> Result<Box<dyn FarMarker>, SolveError> {
     #[cfg(feature = "gpu")]
