@@ -127,12 +127,12 @@ pub fn solve_watched(
         stretches,
         changes,
         last,
-        mut device,
+        device,
         gpu_timings,
         ..
     } = run;
-    // A GPU run fails where the device cannot be opened, even one the host finished.
-    let gpu_timings = device.wait()?.then_some(gpu_timings);
+    // A GPU run fails where there is no device, even one the host finished.
+    let gpu_timings = device.finish()?.then_some(gpu_timings);
     let period = if req.verify { search.proved() } else { None };
     if let (Some(p), true) = (period, req.check_period) {
         g.truncate(p.checked_to);

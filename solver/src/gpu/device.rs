@@ -8,6 +8,7 @@ use cudarc::driver::{CudaContext, CudaModule, CudaStream};
 use cudarc::nvrtc::{self, CompileError, CompileOptions, Ptx};
 use kernels_gen::{Game, Layout};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
@@ -87,6 +88,13 @@ pub struct Gpu {
 impl Gpu {
     /// Opens device 0.
     pub fn open() -> Result<Gpu, GpuError> {
+        Gpu::find()?;
+        Gpu::create()
+    }
+
+    /// Checks that the driver, NVRTC and a device are there, initialising the driver (about
+    /// half of the time an opening takes).
+    fn find() -> Result<(), GpuError> {
         if !driver_present() {
             return Err(GpuError::NoDriver);
         }
@@ -97,6 +105,11 @@ impl Gpu {
         if CudaContext::device_count()? < 1 {
             return Err(GpuError::NoDevice);
         }
+        Ok(())
+    }
+
+    /// Device 0 opened on `find`'s initialised driver: its context, streams and architecture.
+    fn create() -> Result<Gpu, GpuError> {
         let ctx = CudaContext::new(0)?;
         let (major, minor) = ctx.compute_capability()?;
         use cudarc::driver::sys::CUdevice_attribute as Attr;
@@ -149,15 +162,18 @@ impl Gpu {
     }
 
     /// Starts opening device 0 on a thread of its own: the driver's initialisation and a
-    /// context take ~0.2 s on the H200 machine, which a run spends on the CPU's discovery of the
-    /// game's space instead.
+    /// context take ~0.3 s, which a run spends on the CPU's discovery of the game's space
+    /// instead.
     pub fn open_beside() -> Opening {
-        Opening(
-            std::thread::Builder::new()
+        let wanted = Arc::new(AtomicBool::new(true));
+        let opening = wanted.clone();
+        Opening {
+            thread: std::thread::Builder::new()
                 .name("octal-gpu-open".into())
-                .spawn(Gpu::open)
+                .spawn(move || open_if(&opening))
                 .ok(),
-        )
+            wanted,
+        }
     }
 
     /// Lines for `octal gpu-info`: device, memory, architecture, driver and NVRTC versions.
@@ -184,47 +200,80 @@ impl Gpu {
     }
 }
 
+/// Device 0 opened unless `wanted` was cleared by the time the driver found it (None then).
+fn open_if(wanted: &AtomicBool) -> Result<Option<Gpu>, GpuError> {
+    Gpu::find()?;
+    if !wanted.load(Ordering::Relaxed) {
+        return Ok(None);
+    }
+    Gpu::create().map(Some)
+}
+
 /// Device 0 being opened on a thread of its own ([`Gpu::open_beside`]; where no thread could be
 /// started, [`Opening::finish`] opens it). Dropped unfinished (a run that ends before it needs
 /// the device), it waits for the thread: the process never exits while the driver initialises.
-pub struct Opening(Option<JoinHandle<Result<Gpu, GpuError>>>);
+pub struct Opening {
+    thread: Option<JoinHandle<Result<Option<Gpu>, GpuError>>>,
+    /// Whether the run still needs the device: cleared when the run ends first
+    /// ([`Opening::confirm`]), the thread then neither makes a context nor compiles kernels
+    /// it has not begun.
+    wanted: Arc<AtomicBool>,
+}
 
 impl Opening {
     /// Whether [`Opening::finish`] would not wait for the thread (it has ended, or there is none).
     pub fn is_finished(&self) -> bool {
-        self.0.as_ref().is_none_or(|t| t.is_finished())
+        self.thread.as_ref().is_none_or(|t| t.is_finished())
     }
 
     /// Goes on, on a thread of its own, to `then` with the open device: compiling the kernels a
     /// run will need first while the host's cores compute.
     pub fn then(&mut self, then: impl FnOnce(&mut Gpu) + Send + 'static) {
-        let before = Opening(self.0.take());
-        self.0 = std::thread::Builder::new()
+        let before = Opening {
+            thread: self.thread.take(),
+            wanted: self.wanted.clone(),
+        };
+        let wanted = self.wanted.clone();
+        self.thread = std::thread::Builder::new()
             .name("octal-gpu-open".into())
             .spawn(move || {
-                let mut gpu = before.finish()?;
-                then(&mut gpu);
+                let mut gpu = before.result()?;
+                if let Some(gpu) = gpu.as_mut().filter(|_| wanted.load(Ordering::Relaxed)) {
+                    then(gpu);
+                }
                 Ok(gpu)
             })
             .ok();
     }
 
     /// The open device, or why it could not be opened.
-    pub fn finish(mut self) -> Result<Gpu, GpuError> {
-        match self.0.take() {
+    pub fn finish(self) -> Result<Gpu, GpuError> {
+        self.result()?.map_or_else(Gpu::create, Ok)
+    }
+
+    /// Whether device 0 is there, for a run that ended without needing it: a context or kernels
+    /// the thread has not begun are not made.
+    pub fn confirm(self) -> Result<(), GpuError> {
+        self.wanted.store(false, Ordering::Relaxed);
+        self.result().map(drop)
+    }
+
+    /// What the thread ended with (opening here if there is none).
+    fn result(mut self) -> Result<Option<Gpu>, GpuError> {
+        match self.thread.take() {
             Some(thread) => thread.join().unwrap_or_else(|_| {
                 Err(GpuError::Driver(
                     "the thread opening the device panicked".into(),
                 ))
             }),
-            None => Gpu::open(),
+            None => open_if(&self.wanted),
         }
     }
 }
 
 impl Drop for Opening {
     fn drop(&mut self) {
-        if let Some(thread) = self.0.take() {
+        if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
     }

@@ -8,7 +8,7 @@
 //! the stretches whose values suit speculation; `far` marks the far options of the block
 //! engine's stretches. It depends on the run's vocabulary
 //! ([`crate::run`]) and the CPU engine; nothing but [`crate::solve`] depends on it.
-//! Without the `gpu` feature only [`open_beside`], [`open`] and [`extend`] remain, and
+//! Without the `gpu` feature only [`open_beside`], [`open`], [`confirm`] and [`extend`] remain, and
 //! `--gpu` fails with one clear line (`GpuError::NotBuilt`).
 
 pub use crate::blocks::FarMarker;
@@ -70,6 +70,19 @@ pub fn open(opening: Option<Opening>) -> Result<Device, SolveError> {
     }
 }
 
+/// Whether device 0 is there, for a run that ended while `opening` went on: what it has not
+/// begun (a context, kernels) is not made. Without the `gpu` feature,
+/// [`GpuError::NotBuilt`](crate::gpu_error::GpuError::NotBuilt).
+pub fn confirm(opening: Opening) -> Result<(), SolveError> {
+    #[cfg(feature = "gpu")]
+    return Ok(opening.confirm()?);
+    #[cfg(not(feature = "gpu"))]
+    {
+        let _ = opening;
+        Err(crate::gpu_error::GpuError::NotBuilt.into())
+    }
+}
+
 /// A GPU run's device 0: opening, and compiling the kernels of the run's first device stretch,
 /// on a thread of its own while the host's cores compute ([`Slot::Starting`]); then open. A CPU
 /// run has none.
@@ -109,6 +122,16 @@ impl Slot {
             self.wait()?;
         }
         Ok(matches!(self, Slot::Open(_)))
+    }
+
+    /// Ends the run's use of the device: whether the run had one (an error where it could not
+    /// be opened). A device still starting is only confirmed to be there.
+    pub fn finish(self) -> Result<bool, SolveError> {
+        match self {
+            Slot::None => Ok(false),
+            Slot::Starting { opening, .. } => confirm(opening).map(|()| true),
+            Slot::Open(_) => Ok(true),
+        }
     }
 
     /// Waits for the device to open (an error if it could not be); false on a CPU run.
