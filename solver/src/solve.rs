@@ -203,7 +203,8 @@ struct Stretches<'a> {
     /// The GPU that computes the stretches that suit speculation, and its timings.
     device: gpu::Slot,
     gpu_timings: GpuTimings,
-    /// The device's last stretch found no rare value.
+    /// The last speculative stretch (the device's, or the host's before the device took over)
+    /// computed heaps and found no rare value: the device's next goes on to the end.
     settled: bool,
     /// The device's far marking for the block engine's stretches, once one came.
     far: Option<Box<dyn gpu::FarMarker>>,
@@ -300,8 +301,11 @@ impl<'a> Stretches<'a> {
             let (stopped, used) = match fit {
                 Fit::Speculate(space) if device_open => {
                     if !matches!(&engine, Current::Gpu(s, _) if *s == space) {
-                        engine = Current::Gpu(space, seed_table(self.game, space, g));
-                        self.settled = false;
+                        let seed = seed_table(self.game, space, g);
+                        // A table the host's last stretch left as it was stays settled.
+                        self.settled &=
+                            matches!(&engine, Current::Speculative(run) if *run.table() == seed);
+                        engine = Current::Gpu(space, seed);
                     }
                     let (Current::Gpu(_, table), Some(device)) =
                         (&mut engine, self.device.device())
@@ -358,7 +362,9 @@ impl<'a> Stretches<'a> {
                         period = proved(g)?;
                         Ok(period || device.has_started())
                     };
+                    let before = run.table().clone();
                     run.extend(g, next, req.verify, notify, &mut stop, corrections)?;
+                    self.settled = *run.table() == before && g.len() > from;
                     if device.is_gpu() {
                         self.gpu_timings.starting += g.len() - from;
                     }
