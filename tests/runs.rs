@@ -509,52 +509,87 @@ fn an_unwritable_temporary_directory_is_status_1() {
     );
 }
 
+/// A run's directory, its compact checkpoint, and the directory restored from it.
+struct Restored {
+    run: PathBuf,
+    restored: PathBuf,
+    file: PathBuf,
+}
+
+/// A run of `code` to `n` heaps in a fresh directory, its compact checkpoint, and that
+/// checkpoint restored (`restore` with `flags`) into another fresh directory, whose values have
+/// the run's fnv1a64 at every power of two.
+fn restored(name: &str, code: &str, n: &str, flags: &[&str]) -> Restored {
+    let run = fresh_dir(&format!("{name}-a"));
+    let restored = fresh_dir(&format!("{name}-b"));
+    let file = fresh_dir(&format!("{name}.ckpt"));
+    let (da, db, f) = (
+        run.to_str().unwrap(),
+        restored.to_str().unwrap(),
+        file.to_str().unwrap(),
+    );
+    let whole = json(&octal(&[
+        "solve", code, "-n", n, "--out", da, "--json", "-q",
+    ]));
+    for args in [
+        &["checkpoint", da, "-o", f][..],
+        &[&["restore", f, "--out", db][..], flags].concat(),
+    ] {
+        let out = octal(args);
+        assert!(
+            out.status.success(),
+            "{code}: {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let status = json(&octal(&["status", db, "--json"]));
+    assert_eq!(status["fnv1a64"], whole["fnv1a64"], "{code}");
+    assert_eq!(status["powers_of_two"], whole["powers_of_two"], "{code}");
+    Restored {
+        run,
+        restored,
+        file,
+    }
+}
+
+impl Restored {
+    fn remove(self) {
+        for d in [&self.run, &self.restored] {
+            std::fs::remove_dir_all(d).unwrap();
+        }
+        std::fs::remove_file(&self.file).unwrap();
+    }
+}
+
 /// A compact checkpoint carries a run between machines: .14 to 2^19 (its table grows the whole
 /// way) in well under a MiB, restored into a run directory whose values replay to every stored
 /// fnv1a64, which `resume` continues as if nothing had happened; a damaged or foreign file and an
 /// occupied directory are refused with one line (exit 2), and a failed restore leaves nothing.
 #[test]
 fn a_compact_checkpoint_restores_a_run() {
-    let a = fresh_dir("compact-a");
-    let b = fresh_dir("compact-b");
-    let file = fresh_dir("compact.ckpt");
-    let (da, db, f) = (
-        a.to_str().unwrap(),
-        b.to_str().unwrap(),
-        file.to_str().unwrap(),
-    );
-    let whole = json(&octal(&[
-        "solve", ".14", "-n", "2^19", "--out", da, "--json", "-q",
-    ]));
-    assert!(octal(&["checkpoint", da, "-o", f]).status.success());
-    let size = std::fs::metadata(&file).unwrap().len();
+    let r = restored("compact", ".14", "2^19", &[]);
+    let (db, f) = (r.restored.to_str().unwrap(), r.file.to_str().unwrap());
+    let size = std::fs::metadata(&r.file).unwrap().len();
     assert!(size < 1 << 20, "{size} bytes");
-    assert!(octal(&["restore", f, "--out", db]).status.success());
-    let status = json(&octal(&["status", db, "--json"]));
-    assert_eq!(status["fnv1a64"], whole["fnv1a64"]);
-    assert_eq!(status["powers_of_two"], whole["powers_of_two"]);
     let again = octal(&["restore", f, "--out", db]);
     assert_eq!(again.status.code(), Some(2));
     let longer = json(&octal(&["resume", db, "-n", "2^20", "--json", "-q"]));
     let direct = json(&octal(&["solve", ".14", "-n", "2^20", "--json", "-q"]));
     assert_eq!(longer["fnv1a64"], direct["fnv1a64"]);
     // A flipped byte in the table, and a file that is no checkpoint.
-    let mut bytes = std::fs::read(&file).unwrap();
+    let mut bytes = std::fs::read(&r.file).unwrap();
     let last = bytes.len() - 1;
     bytes[last] ^= 1;
-    std::fs::write(&file, &bytes).unwrap();
+    std::fs::write(&r.file, &bytes).unwrap();
     let c = fresh_dir("compact-c");
     for content in [&bytes[..], b"not a checkpoint\n"] {
-        std::fs::write(&file, content).unwrap();
+        std::fs::write(&r.file, content).unwrap();
         let out = octal(&["restore", f, "--out", c.to_str().unwrap()]);
         assert_eq!(out.status.code(), Some(2));
         assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
         assert!(!c.join("checkpoint.json").exists());
     }
-    for d in [&a, &b] {
-        std::fs::remove_dir_all(d).unwrap();
-    }
-    std::fs::remove_file(&file).unwrap();
+    r.remove();
 }
 
 /// A compact checkpoint replayed on the GPU (`restore --gpu`): Officers to 2^23 (its table
@@ -569,27 +604,8 @@ fn a_compact_checkpoint_replays_on_the_gpu() {
         "no GPU: {}",
         String::from_utf8_lossy(&info.stderr).trim()
     );
-    let a = fresh_dir("compact-gpu-a");
-    let b = fresh_dir("compact-gpu-b");
-    let file = fresh_dir("compact-gpu.ckpt");
-    let (da, db, f) = (
-        a.to_str().unwrap(),
-        b.to_str().unwrap(),
-        file.to_str().unwrap(),
-    );
-    let whole = json(&octal(&[
-        "solve", ".6", "-n", "2^23", "--out", da, "--json", "-q",
-    ]));
-    assert!(octal(&["checkpoint", da, "-o", f]).status.success());
-    let restored = octal(&["restore", f, "--out", db, "--gpu"]);
-    assert!(
-        restored.status.success(),
-        "{}",
-        String::from_utf8_lossy(&restored.stderr)
-    );
-    let status = json(&octal(&["status", db, "--json"]));
-    assert_eq!(status["fnv1a64"], whole["fnv1a64"]);
-    assert_eq!(status["powers_of_two"], whole["powers_of_two"]);
+    let r = restored("compact-gpu", ".6", "2^23", &["--gpu"]);
+    let db = r.restored.to_str().unwrap();
     let longer = json(&octal(&["resume", db, "-n", "2^24", "--json", "-q"]));
     let direct = json(&octal(&["solve", ".6", "-n", "2^24", "--json", "-q"]));
     assert_eq!(longer["fnv1a64"], direct["fnv1a64"]);
@@ -598,10 +614,7 @@ fn a_compact_checkpoint_replays_on_the_gpu() {
         .unwrap()
         .iter()
         .any(|s| s["engine"] == "gpu"));
-    for d in [&a, &b] {
-        std::fs::remove_dir_all(d).unwrap();
-    }
-    std::fs::remove_file(&file).unwrap();
+    r.remove();
 }
 
 /// Compact checkpoints of games whose rare values keep coming replayed on the GPU (`restore
@@ -613,36 +626,7 @@ fn a_compact_checkpoint_replays_on_the_gpu() {
 #[ignore = "needs an NVIDIA GPU"]
 fn growing_tables_compact_checkpoints_replay_on_the_gpu() {
     for (code, n) in [(".114", "2^20"), (".004", "2^19")] {
-        let a = fresh_dir("compact-growing-a");
-        let b = fresh_dir("compact-growing-b");
-        let file = fresh_dir("compact-growing.ckpt");
-        let (da, db, f) = (
-            a.to_str().unwrap(),
-            b.to_str().unwrap(),
-            file.to_str().unwrap(),
-        );
-        let whole = json(&octal(&[
-            "solve", code, "-n", n, "--out", da, "--json", "-q",
-        ]));
-        let written = octal(&["checkpoint", da, "-o", f]);
-        assert!(
-            written.status.success(),
-            "{code}: {}",
-            String::from_utf8_lossy(&written.stderr)
-        );
-        let restored = octal(&["restore", f, "--out", db, "--gpu"]);
-        assert!(
-            restored.status.success(),
-            "{code}: {}",
-            String::from_utf8_lossy(&restored.stderr)
-        );
-        let status = json(&octal(&["status", db, "--json"]));
-        assert_eq!(status["fnv1a64"], whole["fnv1a64"], "{code}");
-        assert_eq!(status["powers_of_two"], whole["powers_of_two"], "{code}");
-        for d in [&a, &b] {
-            std::fs::remove_dir_all(d).unwrap();
-        }
-        std::fs::remove_file(&file).unwrap();
+        restored("compact-growing", code, n, &["--gpu"]).remove();
     }
 }
 
