@@ -19,7 +19,7 @@
 
 use crate::run::SolveError;
 use crate::values::ValueStore;
-use octal_core::exact::{self, Marks};
+use octal_core::exact::{self, mark_splits, Marks};
 use octal_core::{Rules, SparseSpace};
 use rayon::prelude::*;
 use std::ops::Range;
@@ -67,8 +67,9 @@ struct Far {
 pub struct Blocks<'a> {
     rules: &'a Rules,
     marking: Marking,
-    /// Rare heaps (heap >= 1) below the next block, with their values.
-    rare: Vec<(usize, u16)>,
+    /// Rare heaps (heap >= 1) below the next block, with their values, packed as
+    /// `heap << 16 | value` ([`pack`]): half the bytes the marking streams a heap.
+    rare: Vec<u64>,
     /// Rare-class values in increasing order, for heaps of rare parity 0 and 1.
     rare_values: [Vec<u16>; 2],
     /// Heaps computed by the definition because the near options took every free value.
@@ -83,7 +84,7 @@ impl<'a> Blocks<'a> {
             Marking::Classic(space) => {
                 let rare = (1..g.len())
                     .filter(|&n| space.is_rare(n, g[n]))
-                    .map(|n| (n, g[n]))
+                    .map(|n| pack(n, g[n]))
                     .collect();
                 (rare, [space.rare_values(0), space.rare_values(1)])
             }
@@ -171,7 +172,7 @@ impl<'a> Blocks<'a> {
             self.rare.extend(
                 (start.max(1)..end)
                     .filter(|&h| space.is_rare(h, g[h]))
-                    .map(|h| (h, g[h])),
+                    .map(|h| pack(h, g[h])),
             );
         }
         Ok(())
@@ -208,12 +209,19 @@ impl<'a> Blocks<'a> {
             Marking::Classic(_) => {
                 for &i in &self.rules.breaking {
                     let Some(s) = h.checked_sub(i) else { continue };
-                    let from = self.rare.partition_point(|e| e.0 + start <= s);
-                    for &(a, r) in &self.rare[from..] {
-                        if a >= s {
-                            break;
+                    let from = self.rare.partition_point(|&e| heap_of(e) + start <= s);
+                    let to = self.rare.partition_point(|&e| heap_of(e) < s);
+                    // The rare heaps a with s - a below `start`, eight at a time (independent
+                    // loads of the other part: 1.1x one at a time).
+                    let part = &g[..start.min(s + 1)];
+                    let mut entries = self.rare[from..to.max(from)].chunks_exact(8);
+                    for c in &mut entries {
+                        for &e in c {
+                            marks.insert(part[s - heap_of(e)] ^ e as u16);
                         }
-                        marks.insert(g[s - a] ^ r);
+                    }
+                    for &e in entries.remainder() {
+                        marks.insert(part[s - heap_of(e)] ^ e as u16);
                     }
                 }
             }
@@ -304,6 +312,17 @@ impl<'a> Blocks<'a> {
     }
 }
 
+/// A rare heap and its value as one word: the heap above the value's 16 bits.
+fn pack(heap: usize, value: u16) -> u64 {
+    (heap as u64) << 16 | u64::from(value)
+}
+
+/// The heap of a word made by [`pack`].
+#[inline]
+fn heap_of(e: u64) -> usize {
+    (e >> 16) as usize
+}
+
 /// The first [`FREE`] values that are `free` (every value past 2^16 is).
 fn first_free(free: impl Fn(u32) -> bool) -> [u32; FREE] {
     let mut first = [u32::MAX; FREE];
@@ -343,15 +362,6 @@ fn classic_far(space: SparseSpace, h: usize, given: impl Fn(u32) -> bool) -> Far
 
 /// Far splits scanned between two checks of the rare values still missing.
 const SCAN: usize = 64;
-
-/// Marks `low[k] ^ high[high.len() - 1 - k]` for every k: the splits (a, s - a) for a over
-/// `low`'s heaps, `high` holding the heaps s - a in increasing order.
-#[inline]
-fn mark_splits(marks: &mut Marks, low: &[u16], high: &[u16]) {
-    for (&x, &y) in low.iter().zip(high.iter().rev()) {
-        marks.insert(x ^ y);
-    }
-}
 
 #[cfg(test)]
 mod tests {
