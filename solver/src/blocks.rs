@@ -211,17 +211,16 @@ impl<'a> Blocks<'a> {
                     let Some(s) = h.checked_sub(i) else { continue };
                     let from = self.rare.partition_point(|&e| heap_of(e) + start <= s);
                     let to = self.rare.partition_point(|&e| heap_of(e) < s);
-                    // The rare heaps a with s - a below `start`, eight at a time (independent
-                    // loads of the other part: 1.1x one at a time).
-                    let part = &g[..start.min(s + 1)];
-                    let mut entries = self.rare[from..to.max(from)].chunks_exact(8);
+                    // The rare heaps a < s with s - a below `start` (so to >= from), eight at a
+                    // time (independent loads of the other part: 1.1x one at a time).
+                    let mut entries = self.rare[from..to].chunks_exact(8);
                     for c in &mut entries {
                         for &e in c {
-                            marks.insert(part[s - heap_of(e)] ^ e as u16);
+                            marks.insert(g[s - heap_of(e)] ^ e as u16);
                         }
                     }
                     for &e in entries.remainder() {
-                        marks.insert(part[s - heap_of(e)] ^ e as u16);
+                        marks.insert(g[s - heap_of(e)] ^ e as u16);
                     }
                 }
             }

@@ -9,6 +9,11 @@
 //! `cargo test --release -- --include-ignored`.
 #![cfg(feature = "gpu")]
 
+// The end-to-end tests' helpers; these tests read `tests/data` with them and run no binary.
+#[path = "../../tests/common/mod.rs"]
+#[allow(dead_code)]
+mod common;
+
 use octal_core::codec::value_bits;
 use octal_core::fnv::fnv1a64_values;
 use octal_core::{discover, exact, Code, RareTable, SparseSpace};
@@ -21,22 +26,11 @@ use solver::summary::Summary;
 use solver::values::ValueStore;
 use std::time::Instant;
 
-/// The rows of a table of `tests/data` (comments and the header left out), split at tabs.
-fn data_rows(file: &str) -> Vec<Vec<String>> {
-    let path = format!("{}/../tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{path}: {e}"))
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.starts_with("code"))
-        .map(|l| l.split('\t').map(String::from).collect())
-        .collect()
-}
-
 /// The codes of the games in the test tables that have a sparse space.
 fn table_codes() -> Vec<Code> {
     let mut codes = Vec::new();
     for file in ["sparse-spaces.tsv", "unsolved.tsv", "known-periods.tsv"] {
-        for row in data_rows(file) {
+        for row in common::data(file) {
             if let Ok(code) = row[0].parse::<Code>() {
                 if !codes.contains(&code) {
                     codes.push(code);
@@ -350,7 +344,7 @@ fn gpu_games_and_officers_to_2_26_equal_the_cpu_engine() {
 #[ignore = "needs an NVIDIA GPU"]
 fn gpu_to_2_22_equals_the_recorded_cpu_runs() {
     drop(device()); // fails at once, with the reason, where the device cannot be opened
-    let rows = data_rows("cpu-2-22.tsv");
+    let rows = common::data("cpu-2-22.tsv");
     assert!(rows.len() >= 6, "cpu-2-22.tsv: {} games", rows.len());
     for r in rows {
         let (code, n): (Code, usize) = (r[0].parse().unwrap(), r[1].parse().unwrap());

@@ -117,7 +117,7 @@ enum Ended {
 /// Whether the kernels may compute heaps whose options reach rare heaps: a rare source is
 /// dropped, which is right when a rare value keeps its class across every single-heap move (a
 /// domain-type space flips it across an odd one; such games start past `hot_from`).
-pub fn rare_sources_allowed(rules: &Rules, space: SparseSpace) -> bool {
+pub(crate) fn rare_sources_allowed(rules: &Rules, space: SparseSpace) -> bool {
     rules
         .single
         .iter()
