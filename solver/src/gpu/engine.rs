@@ -238,20 +238,15 @@ pub fn extend(
         let mut until = if rare_sources { hot_from.min(n) } else { n };
         // Whether the codes need another bit (else new kernels for the table).
         let widen = loop {
-            // A replay's table (not verifying) lists the rare heaps ahead: the speculation
-            // stops before each, which then takes the table's value as a correction would.
-            let ahead = if verify {
-                None
+            // A replay's table (not verifying) lists the rare heaps ahead: the device's
+            // speculation stops before each, which takes the table's value.
+            let listed = if verify {
+                &[][..]
             } else {
-                listed_from(&table, g.len()).filter(|e| e.0 < until)
+                listed_between(&table, g.len(), until)
             };
-            let to = ahead.map_or(until, |e| e.0);
-            match (run.run(&verifier, g, to, verify, stop, timings)?, ahead) {
-                (Ended::Done, Some((heap, value))) => {
-                    g.push(value)?;
-                    run.write(heap, value, space.is_rare(heap, value))?;
-                }
-                (Ended::Wrong { heap, value }, _) => {
+            match run.run(&verifier, g, until, verify, stop, listed, timings)? {
+                Ended::Wrong { heap, value } => {
                     let started = Instant::now();
                     until = until.max((2 * heap + rules.t + 1).min(n));
                     let rare = space.is_rare(heap, value);
@@ -278,9 +273,9 @@ pub fn extend(
                         break false;
                     }
                 }
-                (Ended::Done, _) => break false,
-                (Ended::Stopped, _) => return Ok((table, cpu::Ended::Stopped)),
-                (Ended::Widen, _) => break true,
+                Ended::Done => break false,
+                Ended::Stopped => return Ok((table, cpu::Ended::Stopped)),
+                Ended::Widen => break true,
             }
         };
         if widen {
@@ -295,10 +290,10 @@ pub fn extend(
     Ok((table, cpu::Ended::Reached))
 }
 
-/// The first entry of `table` at or past heap `len`.
-fn listed_from(table: &RareTable, len: usize) -> Option<(usize, u16)> {
+/// The entries of `table` for heaps `from .. to`.
+fn listed_between(table: &RareTable, from: usize, to: usize) -> &[(usize, u16)] {
     let entries = table.entries();
-    entries.get(entries.partition_point(|e| e.0 < len)).copied()
+    &entries[entries.partition_point(|e| e.0 < from)..entries.partition_point(|e| e.0 < to)]
 }
 
 /// Value bits of the largest value in `g` (as on the CPU).
@@ -560,6 +555,7 @@ struct DeviceRun<'a> {
     gpu: &'a Gpu,
     kernels: &'a Kernels,
     buf: Buffers,
+    space: SparseSpace,
     codec: Codec,
     /// Heaps of the next run's first block.
     block: usize,
@@ -622,6 +618,7 @@ impl<'a> DeviceRun<'a> {
             gpu,
             kernels,
             buf,
+            space,
             codec,
             block: if l.rare_sources {
                 MIN_GROWING_BLOCK
@@ -633,6 +630,23 @@ impl<'a> DeviceRun<'a> {
             max_budget: max_growing_budget(),
             corrected: start,
         })
+    }
+
+    /// Queues on the speculation's stream the write of `value` as heap `heap`'s value and code,
+    /// the code the sentinel where it is `rare` and the kernels take rare sources: blocks queued
+    /// after it read it, those before do not.
+    fn put(&mut self, heap: usize, value: u16, rare: bool) -> Result<(), GpuError> {
+        let (l, keep) = (&self.kernels.layout, self.buf.resident);
+        let stream = &self.gpu.stream;
+        let at = heap % keep.ring;
+        let codes: Vec<u8> = code_bytes(&self.codec, l, value, rare).collect();
+        let (lo, hi) = (at * l.code_bytes, (at + 1) * l.code_bytes);
+        stream.memcpy_htod(&codes, &mut self.buf.codes.slice_mut(lo..hi))?;
+        stream.memcpy_htod(&[value], &mut self.buf.values.slice_mut(at..at + 1))?;
+        if heap < keep.first() {
+            stream.memcpy_htod(&[value], &mut self.buf.first.slice_mut(heap..heap + 1))?;
+        }
+        Ok(())
     }
 
     /// Whether the kernels take rare sources (the table grows).
@@ -677,20 +691,11 @@ impl<'a> DeviceRun<'a> {
         Ok(true)
     }
 
-    /// Writes `value` (the last of `g`) as heap `heap`'s on the device, its code the sentinel
-    /// where it is `rare` and the kernels take rare sources, and starts the next blocks at twice
-    /// the heaps since the last heap written.
+    /// Writes `value` (the last of `g`) as heap `heap`'s on the device ([`DeviceRun::put`]),
+    /// and starts the next blocks at twice the heaps since the last heap written.
     fn write(&mut self, heap: usize, value: u16, rare: bool) -> Result<(), GpuError> {
-        let (l, keep) = (&self.kernels.layout, self.buf.resident);
-        let stream = &self.gpu.stream;
-        let at = heap % keep.ring;
-        let codes: Vec<u8> = code_bytes(&self.codec, l, value, rare).collect();
-        let (lo, hi) = (at * l.code_bytes, (at + 1) * l.code_bytes);
-        stream.memcpy_htod(&codes, &mut self.buf.codes.slice_mut(lo..hi))?;
-        stream.memcpy_htod(&[value], &mut self.buf.values.slice_mut(at..at + 1))?;
-        if heap < keep.first() {
-            stream.memcpy_htod(&[value], &mut self.buf.first.slice_mut(heap..heap + 1))?;
-        }
+        self.put(heap, value, rare)?;
+        let keep = self.buf.resident;
         let gap = heap - self.corrected;
         self.corrected = heap;
         self.block = (2 * gap).clamp(MIN_GROWING_BLOCK, keep.max_block());
@@ -701,7 +706,10 @@ impl<'a> DeviceRun<'a> {
     /// leaves the code space or `stop` asks to end. Blocks are queued [`SLOTS`] deep: while the
     /// host takes one (reads its proof, fetches its values, checks a flagged heap, shows the
     /// values to `stop`), the device speculates the next ones on its unproved values and
-    /// verifies them beside it. Work queued past the end is thrown away (see `Drop`).
+    /// verifies them beside it. Work queued past the end is thrown away (see `Drop`). A replay
+    /// (not verifying) gives the heaps `listed` (the table's, in order) the table's values: the
+    /// blocks end before each, whose value is written between them on the device's queue.
+    #[allow(clippy::too_many_arguments)]
     fn run(
         &mut self,
         verifier: &Verifier,
@@ -709,25 +717,36 @@ impl<'a> DeviceRun<'a> {
         n: usize,
         verify: bool,
         stop: &mut dyn FnMut(&[u16]) -> Result<bool, SolveError>,
+        mut listed: &[(usize, u16)],
         timings: &mut GpuTimings,
     ) -> Result<Ended, SolveError> {
         let window = window().min(self.kernels.max_window());
         let max_block = self.buf.resident.max_block();
         let mut block = self.block;
-        let mut queue = VecDeque::new();
+        let mut queue: VecDeque<Queued> = VecDeque::new();
         let mut next = g.len();
         let mut slot = 0;
         loop {
             // While the table grows, blocks wait for the one before to be proved until they
             // reach MIN_BLOCK: the work queued past a wrong candidate is thrown away, and its
             // verification (every heap fails) would hold the device up.
-            let depth = if self.grows() && block < MIN_BLOCK {
+            let depth = if verify && self.grows() && block < MIN_BLOCK {
                 1
             } else {
                 SLOTS
             };
             while queue.len() < depth && next < n {
-                let hi = (next + block).min(n);
+                if let Some(&(heap, value)) = listed.first().filter(|e| e.0 == next) {
+                    self.put(heap, value, self.space.is_rare(heap, value))?;
+                    match queue.back_mut() {
+                        Some(q) => q.then.push(value),
+                        None => g.push(value)?,
+                    }
+                    (listed, next) = (&listed[1..], next + 1);
+                    continue;
+                }
+                let end = listed.first().map_or(n, |e| e.0.min(n));
+                let hi = (next + block).min(end);
                 queue.push_back(self.enqueue(slot, next, hi, window, verify)?);
                 (next, slot) = (hi, (slot + 1) % SLOTS);
                 block = (2 * block).min(max_block);
@@ -755,6 +774,11 @@ impl<'a> DeviceRun<'a> {
                 failed
             } else {
                 self.fetch(g, q.slot, q.lo, q.lo, hi)?;
+                if done.overflow.is_none() {
+                    for &v in &q.then {
+                        g.push(v)?;
+                    }
+                }
                 None
             };
             timings.taking += waiting.elapsed();
@@ -807,6 +831,7 @@ impl<'a> DeviceRun<'a> {
             spec,
             values,
             check,
+            then: Vec::new(),
         })
     }
 
@@ -992,6 +1017,9 @@ struct Queued {
     values: Timed,
     /// The verification, when verifying.
     check: Option<Timed>,
+    /// A replay's listed values of the heaps right after the block, written on the device
+    /// after it.
+    then: Vec<u16>,
 }
 
 /// The code bytes of heap `h` with value `v` on the device (little-endian, the layout's width):
