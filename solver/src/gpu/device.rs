@@ -214,9 +214,9 @@ fn open_if(wanted: &AtomicBool) -> Result<Option<Gpu>, GpuError> {
 /// the device), it waits for the thread: the process never exits while the driver initialises.
 pub struct Opening {
     thread: Option<JoinHandle<Result<Option<Gpu>, GpuError>>>,
-    /// Whether the run still needs the device: cleared when the run ends first
-    /// ([`Opening::confirm`]), the thread then neither makes a context nor compiles kernels
-    /// it has not begun.
+    /// Whether the run still needs the device: cleared while the host's cores are to end the
+    /// run first ([`Opening::want`], [`Opening::confirm`]), the thread then neither makes a
+    /// context nor compiles kernels it has not begun.
     wanted: Arc<AtomicBool>,
 }
 
@@ -224,6 +224,17 @@ impl Opening {
     /// Whether [`Opening::finish`] would not wait for the thread (it has ended, or there is none).
     pub fn is_finished(&self) -> bool {
         self.thread.as_ref().is_none_or(|t| t.is_finished())
+    }
+
+    /// Whether the run still needs the device ([`Opening::want`]).
+    pub fn is_wanted(&self) -> bool {
+        self.wanted.load(Ordering::Relaxed)
+    }
+
+    /// Says whether the run still needs the device: the thread, once the driver has found it,
+    /// makes a context and compiles kernels only while it is wanted.
+    pub fn want(&self, wanted: bool) {
+        self.wanted.store(wanted, Ordering::Relaxed);
     }
 
     /// Goes on, on a thread of its own, to `then` with the open device: compiling the kernels a
@@ -254,7 +265,7 @@ impl Opening {
     /// Whether device 0 is there, for a run that ended without needing it: a context or kernels
     /// the thread has not begun are not made.
     pub fn confirm(self) -> Result<(), GpuError> {
-        self.wanted.store(false, Ordering::Relaxed);
+        self.want(false);
         self.result().map(drop)
     }
 

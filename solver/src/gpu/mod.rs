@@ -40,6 +40,14 @@ impl Opening {
     pub fn is_finished(&self) -> bool {
         true
     }
+
+    /// Nothing is being opened.
+    pub fn is_wanted(&self) -> bool {
+        true
+    }
+
+    /// Nothing is being opened.
+    pub fn want(&self, _: bool) {}
 }
 
 /// Starts opening device 0 while the run goes on.
@@ -106,12 +114,21 @@ impl Slot {
         !matches!(self, Slot::None)
     }
 
-    /// Whether the device is still starting and its thread has ended: the next [`Slot::ready`]
-    /// opens it without waiting.
+    /// Whether the device is still starting, wanted, and its thread has ended: the next
+    /// [`Slot::ready`] opens it without waiting (or makes its context, if the thread left it
+    /// while it was not wanted).
     pub fn has_started(&self) -> bool {
         match self {
-            Slot::Starting { opening, .. } => opening.is_finished(),
+            Slot::Starting { opening, .. } => opening.is_finished() && opening.is_wanted(),
             _ => false,
+        }
+    }
+
+    /// While the device starts, says whether the run still needs it: a run the host's cores
+    /// are to end before the device could take over does not make its context.
+    pub fn want(&self, wanted: bool) {
+        if let Slot::Starting { opening, .. } = self {
+            opening.want(wanted);
         }
     }
 
