@@ -369,7 +369,10 @@ impl<'a> Stretches<'a> {
                         // The device is wanted unless, at the host's pace so far, the run ends
                         // before the device could take over.
                         let (done, left) = ((g.len() - from) as f64, (req.n - g.len()) as f64);
-                        device.want(left * started.elapsed().as_secs_f64() >= DEVICE_READY * done);
+                        if done > 0.0 {
+                            let secs = started.elapsed().as_secs_f64();
+                            device.want(left * secs >= DEVICE_READY * done);
+                        }
                         Ok(period || device.has_started())
                     };
                     let before = run.table().clone();

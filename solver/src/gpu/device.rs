@@ -8,9 +8,10 @@ use cudarc::driver::{CudaContext, CudaModule, CudaStream};
 use cudarc::nvrtc::{self, CompileError, CompileOptions, Ptx};
 use kernels_gen::{Game, Layout};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::thread::JoinHandle;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::thread::{JoinHandle, Thread};
+use std::time::{Duration, Instant};
 
 /// Whether the CUDA driver library loads.
 fn driver_present() -> bool {
@@ -165,14 +166,17 @@ impl Gpu {
     /// context take ~0.3 s, which a run spends on the CPU's discovery of the game's space
     /// instead.
     pub fn open_beside() -> Opening {
-        let wanted = Arc::new(AtomicBool::new(true));
-        let opening = wanted.clone();
+        let want = Arc::new(Want::default());
+        let opening = want.clone();
         Opening {
             thread: std::thread::Builder::new()
                 .name("octal-gpu-open".into())
-                .spawn(move || open_if(&opening))
+                .spawn(move || {
+                    let _ = opening.opener.set(std::thread::current());
+                    open_if(&opening)
+                })
                 .ok(),
-            wanted,
+            want,
         }
     }
 
@@ -200,10 +204,53 @@ impl Gpu {
     }
 }
 
-/// Device 0 opened unless `wanted` was cleared by the time the driver found it (None then).
-fn open_if(wanted: &AtomicBool) -> Result<Option<Gpu>, GpuError> {
+/// How long the opening thread waits, once the driver has found the device, for the host to
+/// say whether the run needs it (the host says so once it has timed some heaps).
+const ASK: Duration = Duration::from_millis(50);
+
+/// Whether a run needs the device opened beside its work: unsure until the host says.
+#[derive(Default)]
+struct Want {
+    /// `UNSURE`, `YES` or `NO`.
+    state: AtomicU8,
+    /// The thread that waits for the answer.
+    opener: OnceLock<Thread>,
+}
+
+const UNSURE: u8 = 0;
+const YES: u8 = 1;
+const NO: u8 = 2;
+
+impl Want {
+    fn set(&self, wanted: bool) {
+        self.state
+            .store(if wanted { YES } else { NO }, Ordering::Relaxed);
+        if let Some(thread) = self.opener.get() {
+            thread.unpark();
+        }
+    }
+
+    fn is_wanted(&self) -> bool {
+        self.state.load(Ordering::Relaxed) != NO
+    }
+
+    /// Whether the device is wanted, once the host has said or [`ASK`] has passed.
+    fn wait(&self) -> bool {
+        let until = Instant::now() + ASK;
+        while self.state.load(Ordering::Relaxed) == UNSURE {
+            match until.checked_duration_since(Instant::now()) {
+                Some(left) if !left.is_zero() => std::thread::park_timeout(left),
+                _ => break,
+            }
+        }
+        self.is_wanted()
+    }
+}
+
+/// Device 0 opened unless, once the driver has found it, the run does not want it (None then).
+fn open_if(want: &Want) -> Result<Option<Gpu>, GpuError> {
     Gpu::find()?;
-    if !wanted.load(Ordering::Relaxed) {
+    if !want.wait() {
         return Ok(None);
     }
     Gpu::create().map(Some)
@@ -214,10 +261,10 @@ fn open_if(wanted: &AtomicBool) -> Result<Option<Gpu>, GpuError> {
 /// the device), it waits for the thread: the process never exits while the driver initialises.
 pub struct Opening {
     thread: Option<JoinHandle<Result<Option<Gpu>, GpuError>>>,
-    /// Whether the run still needs the device: cleared while the host's cores are to end the
-    /// run first ([`Opening::want`], [`Opening::confirm`]), the thread then neither makes a
+    /// Whether the run still needs the device: not while the host's cores are to end the run
+    /// first ([`Opening::want`], [`Opening::confirm`]), and the thread then neither makes a
     /// context nor compiles kernels it has not begun.
-    wanted: Arc<AtomicBool>,
+    want: Arc<Want>,
 }
 
 impl Opening {
@@ -226,15 +273,16 @@ impl Opening {
         self.thread.as_ref().is_none_or(|t| t.is_finished())
     }
 
-    /// Whether the run still needs the device ([`Opening::want`]).
+    /// Whether the run may still need the device ([`Opening::want`]).
     pub fn is_wanted(&self) -> bool {
-        self.wanted.load(Ordering::Relaxed)
+        self.want.is_wanted()
     }
 
     /// Says whether the run still needs the device: the thread, once the driver has found it,
-    /// makes a context and compiles kernels only while it is wanted.
+    /// waits for this (at most [`ASK`]) and makes a context and compiles kernels only while it
+    /// is wanted.
     pub fn want(&self, wanted: bool) {
-        self.wanted.store(wanted, Ordering::Relaxed);
+        self.want.set(wanted);
     }
 
     /// Goes on, on a thread of its own, to `then` with the open device: compiling the kernels a
@@ -242,14 +290,14 @@ impl Opening {
     pub fn then(&mut self, then: impl FnOnce(&mut Gpu) + Send + 'static) {
         let before = Opening {
             thread: self.thread.take(),
-            wanted: self.wanted.clone(),
+            want: self.want.clone(),
         };
-        let wanted = self.wanted.clone();
+        let want = self.want.clone();
         self.thread = std::thread::Builder::new()
             .name("octal-gpu-open".into())
             .spawn(move || {
                 let mut gpu = before.result()?;
-                if let Some(gpu) = gpu.as_mut().filter(|_| wanted.load(Ordering::Relaxed)) {
+                if let Some(gpu) = gpu.as_mut().filter(|_| want.is_wanted()) {
                     then(gpu);
                 }
                 Ok(gpu)
@@ -259,6 +307,7 @@ impl Opening {
 
     /// The open device, or why it could not be opened.
     pub fn finish(self) -> Result<Gpu, GpuError> {
+        self.want(true);
         self.result()?.map_or_else(Gpu::create, Ok)
     }
 
@@ -277,7 +326,7 @@ impl Opening {
                     "the thread opening the device panicked".into(),
                 ))
             }),
-            None => open_if(&self.wanted),
+            None => open_if(&self.want),
         }
     }
 }
