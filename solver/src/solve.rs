@@ -389,6 +389,8 @@ impl<'a> Stretches<'a> {
                     (period, used)
                 }
                 Fit::Classic(_) | Fit::Exact => {
+                    // The block engine's stretches are slow: the device marks their far options.
+                    self.device.want(true);
                     let marking = match fit {
                         Fit::Classic(s) => Marking::Classic(s),
                         _ => Marking::Exact,

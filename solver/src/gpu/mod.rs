@@ -8,8 +8,8 @@
 //! the stretches whose values suit speculation; `far` marks the far options of the block
 //! engine's stretches. It depends on the run's vocabulary
 //! ([`crate::run`]) and the CPU engine; nothing but [`crate::solve`] depends on it.
-//! Without the `gpu` feature only [`open_beside`], [`open`], [`confirm`] and [`extend`] remain, and
-//! `--gpu` fails with one clear line (`GpuError::NotBuilt`).
+//! Without the `gpu` feature only [`open_beside`], [`open`], [`confirm`] and [`extend`]
+//! remain, and `--gpu` fails with one clear line (`GpuError::NotBuilt`).
 
 pub use crate::blocks::FarMarker;
 use crate::cpu::Ended;
