@@ -124,6 +124,8 @@ pub struct Speculative<'a> {
     stale: bool,
     /// The size of the next block.
     block: usize,
+    /// Wrong candidates corrected so far.
+    corrections: usize,
 }
 
 impl<'a> Speculative<'a> {
@@ -160,12 +162,18 @@ impl<'a> Speculative<'a> {
             unrolled,
             stale: false,
             block: MIN_BLOCK,
+            corrections: 0,
         }
     }
 
     /// The rare table as corrected so far.
     pub fn table(&self) -> &RareTable {
         self.spec.table()
+    }
+
+    /// Wrong candidates corrected so far, over every call.
+    pub fn corrections(&self) -> usize {
+        self.corrections
     }
 
     /// Whether the game's unrolled loop has served every heap so far.
@@ -267,6 +275,7 @@ impl<'a> Speculative<'a> {
                     self.said_stale(was_unrolled, notify);
                     block = MIN_BLOCK;
                     self.block = block;
+                    self.corrections += 1;
                     corrected += 1;
                     if corrected >= corrections {
                         return Ok(Ended::Corrected);

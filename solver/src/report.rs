@@ -270,7 +270,7 @@ pub fn gpu_timings_line(t: &GpuTimings, verified: bool) -> String {
     if t.speculated == 0 && !host.is_empty() {
         return format!("gpu: {}", host.join("; "));
     }
-    let exact: String = host.iter().map(|c| format!("; {c}")).collect();
+    let clauses: String = host.iter().map(|c| format!("; {c}")).collect();
     let verification = if verified {
         format!(
             "verified {} in {:.3} s of device time ({:.0}/s) beside it",
@@ -283,7 +283,7 @@ pub fn gpu_timings_line(t: &GpuTimings, verified: bool) -> String {
     };
     if t.host_chain {
         return format!(
-            "gpu: the CPU speculated {} heaps in {:.3} s ({:.0}/s), {verification}; {} kernel modules compiled{exact}",
+            "gpu: the CPU speculated {} heaps in {:.3} s ({:.0}/s), {verification}; {} kernel modules compiled{clauses}",
             t.speculated,
             t.speculate.as_secs_f64(),
             t.speculated_per_second(),
@@ -291,7 +291,7 @@ pub fn gpu_timings_line(t: &GpuTimings, verified: bool) -> String {
         );
     }
     format!(
-        "gpu: speculated {} heaps in {:.3} s of device time ({:.0}/s, {} rounds, {:.1} heaps a round), {verification}; the host took {} blocks in {:.3} s: it waited {:.3} s for the device, {:.3} s for {} flagged heaps checked exactly and {:.3} s for verifying again past them; corrections written in {:.3} s; {} kernel modules compiled and buffers filled in {:.3} s, {} heaps on the CPU while the table settled{exact}",
+        "gpu: speculated {} heaps in {:.3} s of device time ({:.0}/s, {} rounds, {:.1} heaps a round), {verification}; the host took {} blocks in {:.3} s: it waited {:.3} s for the device, {:.3} s for {} flagged heaps checked exactly and {:.3} s for verifying again past them; corrections written in {:.3} s; {} kernel modules compiled and buffers filled in {:.3} s, {} heaps on the CPU while the table settled{clauses}",
         t.speculated,
         t.speculate.as_secs_f64(),
         t.speculated_per_second(),

@@ -209,7 +209,7 @@ struct Stretches<'a> {
     device: gpu::Slot,
     gpu_timings: GpuTimings,
     /// The last speculative stretch (the device's, or the host's before the device took over)
-    /// computed heaps and found no rare value: the device's next goes on to the end.
+    /// computed heaps and left the table as it was: the device's next goes on to the end.
     settled: bool,
     /// The device's far marking for the block engine's stretches, once one came.
     far: Option<Box<dyn gpu::FarMarker>>,
@@ -375,9 +375,9 @@ impl<'a> Stretches<'a> {
                         }
                         Ok(period || device.has_started())
                     };
-                    let before = run.table().clone();
+                    let before = run.corrections();
                     run.extend(g, next, req.verify, notify, &mut stop, corrections)?;
-                    self.settled = *run.table() == before && g.len() > from;
+                    self.settled = run.corrections() == before && g.len() > from;
                     if device.is_gpu() {
                         self.gpu_timings.starting += g.len() - from;
                     }

@@ -775,9 +775,7 @@ impl<'a> DeviceRun<'a> {
             } else {
                 self.fetch(g, q.slot, q.lo, q.lo, hi)?;
                 if done.overflow.is_none() {
-                    for &v in &q.then {
-                        g.push(v)?;
-                    }
+                    g.extend_from_slice(&q.then)?;
                 }
                 None
             };
