@@ -444,8 +444,8 @@ fn period_flags() {
     assert!(text.contains("149459, preperiod 105351 (last exception 105350): proved by the Octal Periodicity Theorem"), "{text}");
 }
 
-/// Without a GPU (no driver, no device or no NVRTC), `--gpu` and `bench --gpu` fail with the one
-/// line `gpu-info` gives and status 1. On a machine with a GPU, `CUDA_VISIBLE_DEVICES=""` hides
+/// Without a GPU (no driver, no device or no NVRTC), `gpu-info --found`, `--gpu` and
+/// `bench --gpu` fail with the one line `gpu-info` gives and status 1. On a machine with a GPU, `CUDA_VISIBLE_DEVICES=""` hides
 /// it, so the test checks the same there.
 #[test]
 fn gpu_without_a_gpu_is_one_line_and_status_1() {
@@ -461,6 +461,7 @@ fn gpu_without_a_gpu_is_one_line_and_status_1() {
     assert_eq!(info.status.code(), Some(1), "{why}");
     assert_eq!(why.lines().count(), 1, "{why}");
     for args in [
+        vec!["gpu-info", "--found"],
         vec!["solve", ".6", "-n", "1e5", "--gpu"],
         vec!["solve", ".6", "-n", "1e5", "--engine", "gpu", "--json"],
         vec!["bench", ".6", "-n", "2^20", "--gpu"],
@@ -498,6 +499,34 @@ fn gpu_without_a_gpu_is_one_line_and_status_1() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.ends_with(why.trim_start_matches("octal: ")), "{err}");
+}
+
+/// On a machine with a GPU, `gpu-info --found` says the device is there, and a `--gpu` run the
+/// host's cores end before the device could help (which takes the word of that helper instead of
+/// initialising the driver itself) succeeds with the CPU's values and says the device computed
+/// nothing.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn gpu_found_confirms_a_run_the_host_ends_first() {
+    let found = octal(&["gpu-info", "--found"]);
+    assert!(
+        found.status.success(),
+        "{}",
+        String::from_utf8_lossy(&found.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&found.stdout), "device 0 found\n");
+    for code in [".1777", ".6"] {
+        let out = octal(&["solve", code, "-n", "1e5", "--gpu", "--json"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{code}: {err}");
+        assert!(err.contains("the device computed nothing"), "{code}: {err}");
+        let gpu: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+        assert_eq!(
+            gpu["fnv1a64"],
+            solve_json(&[code, "-n", "1e5"])["fnv1a64"],
+            "{code}"
+        );
+    }
 }
 
 /// `bench` below discovery's 2^15 heaps discovers the space on those heaps, as `solve` does (it

@@ -263,7 +263,7 @@ pub fn gpu_timings_line(t: &GpuTimings, verified: bool) -> String {
     }
     if t.speculated == 0 && t.exact == 0 && t.host_classic == 0 && t.starting > 0 {
         return format!(
-            "gpu: the device computed nothing: the host's cores finished the run ({} heaps) while it started",
+            "gpu: the device computed nothing: the host's cores finished the run ({} heaps) sooner than it could have",
             t.starting
         );
     }

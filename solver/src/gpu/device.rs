@@ -8,8 +8,10 @@ use cudarc::driver::{CudaContext, CudaModule, CudaStream};
 use cudarc::nvrtc::{self, CompileError, CompileOptions, Ptx};
 use kernels_gen::{Game, Layout};
 use std::collections::HashMap;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::{JoinHandle, Thread};
 use std::time::{Duration, Instant};
 
@@ -96,12 +98,7 @@ impl Gpu {
     /// Checks that the driver, NVRTC and a device are there, initialising the driver (about
     /// half of the time an opening takes).
     fn find() -> Result<(), GpuError> {
-        if !driver_present() {
-            return Err(GpuError::NoDriver);
-        }
-        if !nvrtc_present() {
-            return Err(GpuError::NoNvrtc);
-        }
+        libraries_present()?;
         cudarc::driver::result::init()?;
         if CudaContext::device_count()? < 1 {
             return Err(GpuError::NoDevice);
@@ -163,8 +160,8 @@ impl Gpu {
     }
 
     /// Starts opening device 0 on a thread of its own: the driver's initialisation and a
-    /// context take ~0.3 s, which a run spends on the CPU's discovery of the game's space
-    /// instead.
+    /// context take 0.2 to 0.5 s, which a run spends on the host's cores instead. A run the
+    /// host's cores end first never opens it ([`Opening::want`]).
     pub fn open_beside() -> Opening {
         let want = Arc::new(Want::default());
         let opening = want.clone();
@@ -204,14 +201,14 @@ impl Gpu {
     }
 }
 
-/// How long the opening thread waits, once the driver has found the device, for the host to
-/// say whether the run needs it (the host says so once it has timed some heaps).
-const ASK: Duration = Duration::from_millis(50);
+/// How long the opening thread waits for the host to say whether the run needs the device (the
+/// host says so once it has timed some heaps) before it opens the device anyway.
+const ASK: Duration = Duration::from_millis(150);
 
 /// Whether a run needs the device opened beside its work: unsure until the host says.
 #[derive(Default)]
 struct Want {
-    /// `UNSURE`, `YES` or `NO`.
+    /// `UNSURE`, `YES`, `NO`, `DONE` or `GONE`.
     state: AtomicU8,
     /// The thread that waits for the answer.
     opener: OnceLock<Thread>,
@@ -220,50 +217,147 @@ struct Want {
 const UNSURE: u8 = 0;
 const YES: u8 = 1;
 const NO: u8 = 2;
+/// The run has ended: confirm that the device is there, open nothing.
+const DONE: u8 = 3;
+/// The run has been dropped: neither.
+const GONE: u8 = 4;
 
 impl Want {
-    fn set(&self, wanted: bool) {
-        self.state
-            .store(if wanted { YES } else { NO }, Ordering::Relaxed);
+    fn set(&self, state: u8) {
+        self.state.store(state, Ordering::Relaxed);
         if let Some(thread) = self.opener.get() {
             thread.unpark();
         }
     }
 
-    fn is_wanted(&self) -> bool {
-        self.state.load(Ordering::Relaxed) != NO
+    fn state(&self) -> u8 {
+        self.state.load(Ordering::Relaxed)
     }
 
-    /// Whether the device is wanted, once the host has said or [`ASK`] has passed.
-    fn wait(&self) -> bool {
-        let until = Instant::now() + ASK;
-        while self.state.load(Ordering::Relaxed) == UNSURE {
-            match until.checked_duration_since(Instant::now()) {
-                Some(left) if !left.is_zero() => std::thread::park_timeout(left),
-                _ => break,
-            }
-        }
-        self.is_wanted()
+    fn is_wanted(&self) -> bool {
+        matches!(self.state(), UNSURE | YES)
     }
 }
 
-/// Device 0 opened unless, once the driver has found it, the run does not want it (None then).
+/// Device 0 opened once the run wants it (or the host has not said within [`ASK`]); a run that
+/// does not (yet) want it only has its presence confirmed ([`confirm_found`]), and one that ends
+/// or is dropped without wanting it gets None.
 fn open_if(want: &Want) -> Result<Option<Gpu>, GpuError> {
-    Gpu::find()?;
-    if !want.wait() {
-        return Ok(None);
+    libraries_present()?;
+    let since = Instant::now();
+    // Whether the device is known to be there; whether the driver is initialised here.
+    let (mut found, mut initialised) = (false, false);
+    loop {
+        let state = want.state();
+        if state == YES || (state == UNSURE && since.elapsed() >= ASK) {
+            if initialised {
+                return Gpu::create().map(Some);
+            }
+            // The run may no longer want the device once the driver is initialised.
+            Gpu::find()?;
+            (found, initialised) = (true, true);
+            continue;
+        }
+        match state {
+            GONE => return Ok(None),
+            NO | DONE if !found => {
+                confirm_found()?;
+                found = true;
+            }
+            DONE => return Ok(None),
+            UNSURE => std::thread::park_timeout(ASK.saturating_sub(since.elapsed())),
+            _ => std::thread::park(),
+        }
     }
-    Gpu::create().map(Some)
+}
+
+/// Whether the driver and NVRTC libraries load.
+fn libraries_present() -> Result<(), GpuError> {
+    if !driver_present() {
+        return Err(GpuError::NoDriver);
+    }
+    if !nvrtc_present() {
+        return Err(GpuError::NoNvrtc);
+    }
+    Ok(())
+}
+
+/// The helper process started by [`find_beside`]: running, or what it said.
+enum Finder {
+    Running(Child),
+    Said(bool),
+}
+
+static FINDER: OnceLock<Mutex<Finder>> = OnceLock::new();
+
+/// Starts `helper`, a process that prints [`FOUND`](super::FOUND) on a line of its own where the
+/// driver finds device 0 ([`found`]), at most once a process. A run that ends before it wants the
+/// device then takes the helper's word that the device is there, and never initialises the
+/// driver itself: the driver's initialisation (0.1 to 0.3 s on the H100 and H200 hosts) and the
+/// closing of its device files at exit (0.04 to 0.09 s) stay outside the run. Where the helper
+/// does not say so, the run asks the driver itself, for its own error.
+pub fn find_beside(mut helper: Command) {
+    FINDER.get_or_init(|| {
+        let child = helper
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn();
+        Mutex::new(child.map_or(Finder::Said(false), Finder::Running))
+    });
+}
+
+/// Whether the helper of [`find_beside`] said the driver finds device 0 (false where there is
+/// none). Its word is read once; the helper, which closes the driver's device files as it
+/// exits, is reaped on a thread of its own.
+fn helper_found() -> bool {
+    let Some(finder) = FINDER.get() else {
+        return false;
+    };
+    let mut finder = finder.lock().unwrap_or_else(|e| e.into_inner());
+    if let Finder::Running(_) = &*finder {
+        let Finder::Running(mut child) = std::mem::replace(&mut *finder, Finder::Said(false))
+        else {
+            unreachable!("matched above")
+        };
+        let mut line = String::new();
+        let read = child
+            .stdout
+            .take()
+            .is_some_and(|out| BufReader::new(out).read_line(&mut line).is_ok());
+        *finder = Finder::Said(read && line.trim_end() == super::FOUND);
+        let _ = std::thread::Builder::new()
+            .name("octal-gpu-helper".into())
+            .spawn(move || child.wait());
+    }
+    matches!(*finder, Finder::Said(true))
+}
+
+/// Whether device 0 is there: the helper's word ([`find_beside`]) where it found it, else the
+/// driver's, initialised here.
+fn confirm_found() -> Result<(), GpuError> {
+    if helper_found() {
+        Ok(())
+    } else {
+        Gpu::find()
+    }
+}
+
+/// What the helper of [`find_beside`] does: whether the driver (initialised here), NVRTC and
+/// a device are there.
+pub fn found() -> Result<(), GpuError> {
+    Gpu::find()
 }
 
 /// Device 0 being opened on a thread of its own ([`Gpu::open_beside`]; where no thread could be
-/// started, [`Opening::finish`] opens it). Dropped unfinished (a run that ends before it needs
-/// the device), it waits for the thread: the process never exits while the driver initialises.
+/// started, [`Opening::finish`] opens it). Dropped unfinished (a run that failed), it tells the
+/// thread to open nothing more and waits for it: the process never exits while the driver
+/// initialises.
 pub struct Opening {
     thread: Option<JoinHandle<Result<Option<Gpu>, GpuError>>>,
-    /// Whether the run still needs the device: not while the host's cores are to end the run
-    /// first ([`Opening::want`], [`Opening::confirm`]), and the thread then neither makes a
-    /// context nor compiles kernels it has not begun.
+    /// Whether the run needs the device: not while the host's cores are to end the run first
+    /// ([`Opening::want`], [`Opening::confirm`]), and the thread then only confirms that the
+    /// device is there.
     want: Arc<Want>,
 }
 
@@ -278,11 +372,11 @@ impl Opening {
         self.want.is_wanted()
     }
 
-    /// Says whether the run still needs the device: the thread, once the driver has found it,
-    /// waits for this (at most [`ASK`]) and makes a context and compiles kernels only while it
-    /// is wanted.
+    /// Says whether the run needs the device: the thread waits for this (at most [`ASK`]) before
+    /// it initialises the driver, and while the device is not wanted only confirms that it is
+    /// there; it makes a context and compiles kernels only while the device is wanted.
     pub fn want(&self, wanted: bool) {
-        self.want.set(wanted);
+        self.want.set(if wanted { YES } else { NO });
     }
 
     /// Goes on, on a thread of its own, to `then` with the open device: compiling the kernels a
@@ -308,13 +402,13 @@ impl Opening {
     /// The open device, or why it could not be opened.
     pub fn finish(self) -> Result<Gpu, GpuError> {
         self.want(true);
-        self.result()?.map_or_else(Gpu::create, Ok)
+        self.result()?.map_or_else(Gpu::open, Ok)
     }
 
     /// Whether device 0 is there, for a run that ended without needing it: a context or kernels
     /// the thread has not begun are not made.
     pub fn confirm(self) -> Result<(), GpuError> {
-        self.want(false);
+        self.want.set(DONE);
         self.result().map(drop)
     }
 
@@ -334,6 +428,7 @@ impl Opening {
 impl Drop for Opening {
     fn drop(&mut self) {
         if let Some(thread) = self.thread.take() {
+            self.want.set(GONE);
             let _ = thread.join();
         }
     }

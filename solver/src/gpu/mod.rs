@@ -8,8 +8,9 @@
 //! the stretches whose values suit speculation; `far` marks the far options of the block
 //! engine's stretches. It depends on the run's vocabulary
 //! ([`crate::run`]) and the CPU engine; nothing but [`crate::solve`] depends on it.
-//! Without the `gpu` feature only [`open_beside`], [`open`], [`confirm`] and [`extend`]
-//! remain, and `--gpu` fails with one clear line (`GpuError::NotBuilt`).
+//! Without the `gpu` feature only [`open_beside`], [`find_beside`], [`found`], [`open`],
+//! [`confirm`] and [`extend`] remain, and `--gpu` fails with one clear line
+//! (`GpuError::NotBuilt`).
 
 pub use crate::blocks::FarMarker;
 use crate::cpu::Ended;
@@ -56,6 +57,29 @@ pub fn open_beside() -> Opening {
     return device::Gpu::open_beside();
     #[cfg(not(feature = "gpu"))]
     Opening
+}
+
+/// The line `octal gpu-info --found` prints where the driver finds device 0.
+pub const FOUND: &str = "device 0 found";
+
+/// Starts `helper`, a process that prints [`FOUND`] where the driver finds device 0, to confirm
+/// the device for a GPU run the host's cores end first ([`device::find_beside`]); nothing without
+/// the `gpu` feature.
+pub fn find_beside(helper: std::process::Command) {
+    #[cfg(feature = "gpu")]
+    device::find_beside(helper);
+    #[cfg(not(feature = "gpu"))]
+    drop(helper);
+}
+
+/// Whether the driver (initialised here), NVRTC and device 0 are there: what the helper of
+/// [`find_beside`] does. Without the `gpu` feature,
+/// [`GpuError::NotBuilt`](crate::gpu_error::GpuError::NotBuilt).
+pub fn found() -> Result<(), crate::gpu_error::GpuError> {
+    #[cfg(feature = "gpu")]
+    return device::found();
+    #[cfg(not(feature = "gpu"))]
+    Err(crate::gpu_error::GpuError::NotBuilt)
 }
 
 /// The opened device 0 (none can exist without the `gpu` feature).

@@ -44,7 +44,7 @@ pub enum Command {
     /// Print the code generated for a game: its unrolled Rust loop, or with --cuda its kernels.
     Codegen(CodegenArgs),
     /// Print the GPU's device, memory, driver and NVRTC versions.
-    GpuInfo,
+    GpuInfo(GpuInfoArgs),
     /// Continue a run directory (also a finished one, to a larger -n).
     Resume(ResumeArgs),
     /// Verify a run directory without changing it (checkpoint, header, every block); with
@@ -65,6 +65,27 @@ pub enum Command {
     /// Classify every octal code of up to D digits: classes of proved equal values, periods,
     /// open games with their statistics (also resumes or extends a survey directory).
     Survey(SurveyArgs),
+}
+
+impl Command {
+    /// Whether the command line asks for the GPU engine (a resumed run may also have it recorded).
+    pub fn asks_for_gpu(&self) -> bool {
+        match self {
+            Command::Solve(a) => a.gpu || a.engine == EngineChoice::Gpu,
+            Command::Resume(a) => a.gpu || a.engine == Some(EngineChoice::Gpu),
+            Command::Restore(a) => a.gpu,
+            Command::Survey(a) => a.gpu,
+            _ => false,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct GpuInfoArgs {
+    /// Only check that the driver finds a device, as a --gpu run does: print "device 0 found",
+    /// or the reason there is none with status 1.
+    #[arg(long)]
+    pub found: bool,
 }
 
 #[derive(Debug, Args)]

@@ -67,6 +67,9 @@ pub fn resume(args: &cli::ResumeArgs) -> Result<()> {
         (engine, gpu) => cli::with_gpu(engine.unwrap_or(EngineChoice::Auto), gpu)?,
     };
     recorder.set_engine(request.engine.name());
+    if request.engine == EngineChoice::Gpu {
+        find_device_beside();
+    }
     // The space the run had, to start from (the run still switches to a clearly better one).
     request.space = checkpoint.space();
     request.check_period = checkpoint.check_period;
@@ -480,9 +483,25 @@ pub fn export(args: &cli::ExportArgs) -> Result<()> {
     Ok(())
 }
 
+/// Starts `octal gpu-info --found` beside a GPU run: a run the host's cores end first takes its
+/// word that the device is there instead of initialising the driver itself
+/// ([`solver::gpu::find_beside`]).
+pub fn find_device_beside() {
+    if let Ok(octal) = std::env::current_exe() {
+        let mut helper = std::process::Command::new(octal);
+        helper.args(["gpu-info", "--found"]);
+        solver::gpu::find_beside(helper);
+    }
+}
+
 /// `octal gpu-info`.
 #[cfg(feature = "gpu")]
-pub fn gpu_info() -> Result<()> {
+pub fn gpu_info(args: &cli::GpuInfoArgs) -> Result<()> {
+    if args.found {
+        solver::gpu::found()?;
+        println!("{}", solver::gpu::FOUND);
+        return Ok(());
+    }
     let gpu = solver::gpu::device::Gpu::open()?;
     for line in gpu.info()? {
         println!("{line}");
@@ -491,6 +510,6 @@ pub fn gpu_info() -> Result<()> {
 }
 
 #[cfg(not(feature = "gpu"))]
-pub fn gpu_info() -> Result<()> {
+pub fn gpu_info(_: &cli::GpuInfoArgs) -> Result<()> {
     Err(solver::gpu_error::GpuError::NotBuilt.into())
 }

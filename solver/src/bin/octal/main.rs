@@ -76,6 +76,9 @@ fn exit_status(e: &anyhow::Error) -> i32 {
 }
 
 fn run(cli: Cli) -> Result<()> {
+    if cli.command.asks_for_gpu() {
+        commands::find_device_beside();
+    }
     match cli.command {
         Command::Solve(args) => commands::solve(cli::validate_solve(&args)?),
         Command::Resume(args) => commands::resume(&args),
@@ -94,7 +97,7 @@ fn run(cli: Cli) -> Result<()> {
             print!("{text}");
             Ok(())
         }
-        Command::GpuInfo => commands::gpu_info(),
+        Command::GpuInfo(args) => commands::gpu_info(&args),
         Command::Check(args) => commands::check(&args),
         Command::Status(args) => commands::status(&args),
         Command::Checkpoint(args) => commands::checkpoint(&args),
