@@ -188,10 +188,25 @@ fn seed_bits(seed: &RareTable) -> u32 {
 /// least a sixteenth of the heaps before.
 const BLOCK_STRETCH: usize = 1 << 12;
 
-/// Seconds a device takes, once the driver has found it, to make its context and first kernels,
-/// and to close them at the end (on the H100 host: 0.13, 0.07 and 0.07 s): a run the host's
-/// cores end sooner does not open it.
-const DEVICE_READY: f64 = 0.25;
+/// Seconds the device takes to open (the driver's initialisation, a context and the first
+/// kernels, 0.3 to 0.5 s on an H100 or H200 host) and to close at the end, which its faster pace
+/// must make up: a run the host's cores end sooner does not open it.
+const DEVICE_READY: f64 = 0.4;
+
+/// Heaps a second the device verifies at best (Officers, on one H100 or H200): the host's pace
+/// is set against it.
+const DEVICE_PACE: f64 = 7e7;
+
+/// Seconds of the host's work each estimate of its pace spans: single blocks are too short to time.
+const DEVICE_WINDOW: f64 = 0.005;
+
+/// Seconds into its stretch before the host may say the device is wanted: its first blocks are
+/// small and slow and overstate the time left, so they may only say it is not.
+const DEVICE_SAMPLE: f64 = 0.02;
+
+/// Windows in a row that must say the device is wanted before the host says so (a window with a
+/// stall says the run is long; any window may say it is not).
+const DEVICE_STREAK: u32 = 3;
 
 /// The run's stretches: the space in use, what the values show, the device (a GPU run), and what
 /// was done.
@@ -364,14 +379,26 @@ impl<'a> Stretches<'a> {
                     let device = &self.device;
                     let mut period = false;
                     let started = Instant::now();
+                    let (mut last, mut streak) = ((started, from), 0);
                     let mut stop = |g: &[u16]| -> Result<bool, SolveError> {
                         period = proved(g)?;
-                        // The device is wanted unless, at the host's pace so far, the run ends
-                        // before the device could take over.
-                        let (done, left) = ((g.len() - from) as f64, (req.n - g.len()) as f64);
-                        if done > 0.0 {
-                            let secs = started.elapsed().as_secs_f64();
-                            device.want(left * secs >= DEVICE_READY * done);
+                        // The device is wanted unless, at the host's pace over its last window,
+                        // the device would not end the run sooner, given its opening.
+                        let now = Instant::now();
+                        let (at, heap) = last;
+                        let secs = (now - at).as_secs_f64();
+                        if secs >= DEVICE_WINDOW && g.len() > heap {
+                            last = (now, g.len());
+                            let per_heap = secs / (g.len() - heap) as f64 - 1.0 / DEVICE_PACE;
+                            let long = (req.n - g.len()) as f64 * per_heap >= DEVICE_READY;
+                            streak = if long { streak + 1 } else { 0 };
+                            if !long {
+                                device.want(false);
+                            } else if streak >= DEVICE_STREAK
+                                && (now - started).as_secs_f64() >= DEVICE_SAMPLE
+                            {
+                                device.want(true);
+                            }
                         }
                         Ok(period || device.has_started())
                     };
