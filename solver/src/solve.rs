@@ -197,7 +197,8 @@ const DEVICE_READY: f64 = 0.4;
 /// is set against it.
 const DEVICE_PACE: f64 = 7e7;
 
-/// Seconds of the host's work each estimate of its pace spans: single blocks are too short to time.
+/// Seconds of the host's work each estimate of its pace spans (single blocks are too short to
+/// time).
 const DEVICE_WINDOW: f64 = 0.005;
 
 /// Seconds into its stretch before the host may say the device is wanted: its first blocks are
@@ -207,6 +208,50 @@ const DEVICE_SAMPLE: f64 = 0.02;
 /// Windows in a row that must say the device is wanted before the host says so (a window with a
 /// stall says the run is long; any window may say it is not).
 const DEVICE_STREAK: u32 = 3;
+
+/// The host's speculative stretch timed over windows: whether a GPU run wants its device.
+struct HostPace {
+    started: Instant,
+    /// The start of the window: its time and the heaps computed then.
+    window: (Instant, usize),
+    /// Windows in a row that said the device is wanted.
+    streak: u32,
+}
+
+impl HostPace {
+    /// The pace of a stretch that starts now, after `from` heaps.
+    fn new(from: usize) -> HostPace {
+        let started = Instant::now();
+        HostPace {
+            started,
+            window: (started, from),
+            streak: 0,
+        }
+    }
+
+    /// With `heaps` computed of the run's `n`, once a window has passed: whether the device is
+    /// wanted, that is whether at the host's pace over the window the device, given its opening
+    /// and best pace, would end the run sooner ([`DEVICE_STREAK`] windows in a row, and not
+    /// before [`DEVICE_SAMPLE`]; a window may say it is not at once). None while the window lasts
+    /// or has nothing to say.
+    fn wants_device(&mut self, heaps: usize, n: usize) -> Option<bool> {
+        let now = Instant::now();
+        let (at, before) = self.window;
+        let secs = (now - at).as_secs_f64();
+        if secs < DEVICE_WINDOW || heaps <= before {
+            return None;
+        }
+        self.window = (now, heaps);
+        let per_heap = secs / (heaps - before) as f64 - 1.0 / DEVICE_PACE;
+        let long = (n - heaps) as f64 * per_heap >= DEVICE_READY;
+        self.streak = if long { self.streak + 1 } else { 0 };
+        if !long {
+            return Some(false);
+        }
+        let sampled = (now - self.started).as_secs_f64() >= DEVICE_SAMPLE;
+        (self.streak >= DEVICE_STREAK && sampled).then_some(true)
+    }
+}
 
 /// The run's stretches: the space in use, what the values show, the device (a GPU run), and what
 /// was done.
@@ -378,27 +423,11 @@ impl<'a> Stretches<'a> {
                         .prepare(&req.code, space, table, bits, g, req.verify);
                     let device = &self.device;
                     let mut period = false;
-                    let started = Instant::now();
-                    let (mut last, mut streak) = ((started, from), 0);
+                    let mut pace = HostPace::new(from);
                     let mut stop = |g: &[u16]| -> Result<bool, SolveError> {
                         period = proved(g)?;
-                        // The device is wanted unless, at the host's pace over its last window,
-                        // the device would not end the run sooner, given its opening.
-                        let now = Instant::now();
-                        let (at, heap) = last;
-                        let secs = (now - at).as_secs_f64();
-                        if secs >= DEVICE_WINDOW && g.len() > heap {
-                            last = (now, g.len());
-                            let per_heap = secs / (g.len() - heap) as f64 - 1.0 / DEVICE_PACE;
-                            let long = (req.n - g.len()) as f64 * per_heap >= DEVICE_READY;
-                            streak = if long { streak + 1 } else { 0 };
-                            if !long {
-                                device.want(false);
-                            } else if streak >= DEVICE_STREAK
-                                && (now - started).as_secs_f64() >= DEVICE_SAMPLE
-                            {
-                                device.want(true);
-                            }
+                        if let Some(wanted) = pace.wants_device(g.len(), req.n) {
+                            device.want(wanted);
                         }
                         Ok(period || device.has_started())
                     };

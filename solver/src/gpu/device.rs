@@ -96,8 +96,8 @@ impl Gpu {
     }
 
     /// Checks that the driver, NVRTC and a device are there, initialising the driver (about
-    /// half of the time an opening takes).
-    fn find() -> Result<(), GpuError> {
+    /// half of the time an opening takes): what the helper of [`find_beside`] does.
+    pub fn find() -> Result<(), GpuError> {
         libraries_present()?;
         cudarc::driver::result::init()?;
         if CudaContext::device_count()? < 1 {
@@ -291,8 +291,8 @@ enum Finder {
 static FINDER: OnceLock<Mutex<Finder>> = OnceLock::new();
 
 /// Starts `helper`, a process that prints [`FOUND`](super::FOUND) on a line of its own where the
-/// driver finds device 0 ([`found`]), at most once a process. A run that ends before it wants the
-/// device then takes the helper's word that the device is there, and never initialises the
+/// driver finds device 0 ([`Gpu::find`]), at most once a process. A run that ends before it wants
+/// the device then takes the helper's word that the device is there, and never initialises the
 /// driver itself: the driver's initialisation (0.1 to 0.3 s on the H100 and H200 hosts) and the
 /// closing of its device files at exit (0.04 to 0.09 s) stay outside the run. Where the helper
 /// does not say so, the run asks the driver itself, for its own error.
@@ -315,22 +315,22 @@ fn helper_found() -> bool {
         return false;
     };
     let mut finder = finder.lock().unwrap_or_else(|e| e.into_inner());
-    if let Finder::Running(_) = &*finder {
-        let Finder::Running(mut child) = std::mem::replace(&mut *finder, Finder::Said(false))
-        else {
-            unreachable!("matched above")
-        };
-        let mut line = String::new();
-        let read = child
-            .stdout
-            .take()
-            .is_some_and(|out| BufReader::new(out).read_line(&mut line).is_ok());
-        *finder = Finder::Said(read && line.trim_end() == super::FOUND);
-        let _ = std::thread::Builder::new()
-            .name("octal-gpu-helper".into())
-            .spawn(move || child.wait());
-    }
-    matches!(*finder, Finder::Said(true))
+    let said = match std::mem::replace(&mut *finder, Finder::Said(false)) {
+        Finder::Said(said) => said,
+        Finder::Running(mut child) => {
+            let mut line = String::new();
+            let read = child
+                .stdout
+                .take()
+                .is_some_and(|out| BufReader::new(out).read_line(&mut line).is_ok());
+            let _ = std::thread::Builder::new()
+                .name("octal-gpu-helper".into())
+                .spawn(move || child.wait());
+            read && line.trim_end() == super::FOUND
+        }
+    };
+    *finder = Finder::Said(said);
+    said
 }
 
 /// Whether device 0 is there: the helper's word ([`find_beside`]) where it found it, else the
@@ -341,12 +341,6 @@ fn confirm_found() -> Result<(), GpuError> {
     } else {
         Gpu::find()
     }
-}
-
-/// What the helper of [`find_beside`] does: whether the driver (initialised here), NVRTC and
-/// a device are there.
-pub fn found() -> Result<(), GpuError> {
-    Gpu::find()
 }
 
 /// Device 0 being opened on a thread of its own ([`Gpu::open_beside`]; where no thread could be

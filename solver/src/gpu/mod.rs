@@ -77,7 +77,7 @@ pub fn find_beside(helper: std::process::Command) {
 /// [`GpuError::NotBuilt`](crate::gpu_error::GpuError::NotBuilt).
 pub fn found() -> Result<(), crate::gpu_error::GpuError> {
     #[cfg(feature = "gpu")]
-    return device::found();
+    return device::Gpu::find();
     #[cfg(not(feature = "gpu"))]
     Err(crate::gpu_error::GpuError::NotBuilt)
 }
