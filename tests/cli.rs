@@ -501,10 +501,74 @@ fn gpu_without_a_gpu_is_one_line_and_status_1() {
     assert!(err.ends_with(why.trim_start_matches("octal: ")), "{err}");
 }
 
+/// `octal` with `CUDA_VISIBLE_DEVICES` set to `visible` (None: unset).
+fn octal_seeing(visible: Option<&str>, args: &[&str]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_octal"));
+    match visible {
+        Some(v) => command.env("CUDA_VISIBLE_DEVICES", v),
+        None => command.env_remove("CUDA_VISIBLE_DEVICES"),
+    };
+    command.args(args).output().expect("the octal binary runs")
+}
+
+/// The UUID of the first GPU the kernel driver lists, as `nvidia-smi -L` writes it.
+fn first_gpu_uuid() -> String {
+    let gpus = std::fs::read_dir("/proc/driver/nvidia/gpus").expect("the kernel driver lists GPUs");
+    let mut uuids: Vec<String> = gpus
+        .filter_map(|gpu| std::fs::read_to_string(gpu.ok()?.path().join("information")).ok())
+        .filter_map(|info| {
+            info.lines()
+                .find_map(|l| l.strip_prefix("GPU UUID:").map(|u| u.trim().to_string()))
+        })
+        .collect();
+    uuids.sort();
+    uuids.into_iter().next().expect("a GPU UUID")
+}
+
+/// The kernel driver's files confirm device 0 for a run only where the driver finds it: for each
+/// `CUDA_VISIBLE_DEVICES` a user might set, the driver's word (`octal gpu-info --found`) beside
+/// theirs. On a host whose GPUs have no MIG instances, the plain settings (unset, an index, a
+/// full UUID) are confirmed by the files alone.
+#[cfg(feature = "gpu")]
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn the_kernel_drivers_files_confirm_device_0_only_where_the_driver_finds_it() {
+    let uuid = first_gpu_uuid();
+    let (prefix, lower) = (uuid[..12].to_string(), uuid.to_ascii_lowercase());
+    let plain = [None, Some("0"), Some("0,1"), Some(uuid.as_str())];
+    let others = [
+        Some(""),
+        Some("-1"),
+        Some("99"),
+        Some("99,0"),
+        Some(prefix.as_str()),
+        Some(lower.as_str()),
+        Some(" 0"),
+        Some("GPU-00000000-0000-0000-0000-000000000000"),
+    ];
+    for visible in plain.into_iter().chain(others) {
+        let driver = octal_seeing(visible, &["gpu-info", "--found"])
+            .status
+            .success();
+        let files = solver::gpu::visible::shown_under(Path::new("/"), visible);
+        assert!(
+            driver || !files,
+            "{visible:?}: the files show device 0, the driver has none"
+        );
+        if plain.contains(&visible) {
+            assert!(
+                files && driver,
+                "{visible:?}: files {files}, driver {driver}"
+            );
+        }
+    }
+}
+
 /// On a machine with a GPU, `gpu-info --found` says the device is there, and a `--gpu` run the
-/// host's cores end before the device could help (which takes the word of that helper instead of
-/// initialising the driver itself) succeeds with the CPU's values and says the device computed
-/// nothing.
+/// host's cores end before the device could help succeeds with the CPU's values and says the
+/// device computed nothing. It confirms the device without initialising the driver itself: from
+/// the kernel driver's files where `CUDA_VISIBLE_DEVICES` is unset, and from `gpu-info --found`
+/// started beside it where a UUID prefix names the device (left to the driver).
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn gpu_found_confirms_a_run_the_host_ends_first() {
@@ -515,17 +579,20 @@ fn gpu_found_confirms_a_run_the_host_ends_first() {
         String::from_utf8_lossy(&found.stderr)
     );
     assert_eq!(String::from_utf8_lossy(&found.stdout), "device 0 found\n");
-    for code in [".1777", ".6"] {
-        let out = octal(&["solve", code, "-n", "1e5", "--gpu", "--json"]);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "{code}: {err}");
-        assert!(err.contains("the device computed nothing"), "{code}: {err}");
-        let gpu: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
-        assert_eq!(
-            gpu["fnv1a64"],
-            solve_json(&[code, "-n", "1e5"])["fnv1a64"],
-            "{code}"
-        );
+    let prefix = first_gpu_uuid()[..12].to_string();
+    for visible in [None, Some(prefix.as_str())] {
+        for code in [".1777", ".6"] {
+            let out = octal_seeing(visible, &["solve", code, "-n", "1e5", "--gpu", "--json"]);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success(), "{code} {visible:?}: {err}");
+            assert!(err.contains("the device computed nothing"), "{code}: {err}");
+            let gpu: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+            assert_eq!(
+                gpu["fnv1a64"],
+                solve_json(&[code, "-n", "1e5"])["fnv1a64"],
+                "{code}"
+            );
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 //! compilation of generated source, and the module cache.
 
 use super::launch::Kernels;
+use super::visible;
 use crate::gpu_error::GpuError;
 use cudarc::driver::{CudaContext, CudaModule, CudaStream};
 use cudarc::nvrtc::{self, CompileError, CompileOptions, Ptx};
@@ -282,7 +283,8 @@ fn libraries_present() -> Result<(), GpuError> {
     Ok(())
 }
 
-/// The helper process started by [`find_beside`]: running, or what it said.
+/// What confirms device 0 for [`find_beside`]: a helper process still running, or the word of
+/// the helper or of the kernel driver's files.
 enum Finder {
     Running(Child),
     Said(bool),
@@ -290,14 +292,19 @@ enum Finder {
 
 static FINDER: OnceLock<Mutex<Finder>> = OnceLock::new();
 
-/// Starts `helper`, a process that prints [`FOUND`](super::FOUND) on a line of its own where the
-/// driver finds device 0 ([`Gpu::find`]), at most once a process. A run that ends before it wants
-/// the device then takes the helper's word that the device is there, and never initialises the
-/// driver itself: the driver's initialisation (0.1 to 0.3 s on the H100 and H200 hosts) and the
-/// closing of its device files at exit (0.04 to 0.09 s) stay outside the run. Where the helper
-/// does not say so, the run asks the driver itself, for its own error.
+/// Confirms device 0 for a run that ends before it wants the device, at most once a process,
+/// without initialising the driver in the run's process: the driver's initialisation (0.1 to
+/// 0.3 s on the H100 and H200 hosts) and the closing of its device files at exit (0.04 to
+/// 0.09 s) stay outside the run. Where the kernel driver's files plainly show the device
+/// ([`visible::device_zero_shown`], well under a millisecond), their word is taken; else
+/// `helper` is started, a process that prints [`FOUND`](super::FOUND) on a line of its own where
+/// the driver finds device 0 ([`Gpu::find`]). Where neither says so, the run asks the driver
+/// itself, for its own error.
 pub fn find_beside(mut helper: Command) {
     FINDER.get_or_init(|| {
+        if visible::device_zero_shown() {
+            return Mutex::new(Finder::Said(true));
+        }
         let child = helper
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -307,10 +314,10 @@ pub fn find_beside(mut helper: Command) {
     });
 }
 
-/// Whether the helper of [`find_beside`] said the driver finds device 0 (false where there is
-/// none). Its word is read once; the helper, which closes the driver's device files as it
-/// exits, is reaped on a thread of its own.
-fn helper_found() -> bool {
+/// Whether [`find_beside`] confirmed device 0 (false where it was not asked to). A helper's word
+/// is read once; the helper, which closes the driver's device files as it exits, is reaped on a
+/// thread of its own.
+fn beside_found() -> bool {
     let Some(finder) = FINDER.get() else {
         return false;
     };
@@ -333,10 +340,10 @@ fn helper_found() -> bool {
     said
 }
 
-/// Whether device 0 is there: the helper's word ([`find_beside`]) where it found it, else the
-/// driver's, initialised here.
+/// Whether device 0 is there: [`find_beside`]'s word where it confirmed it, else the driver's,
+/// initialised here.
 fn confirm_found() -> Result<(), GpuError> {
-    if helper_found() {
+    if beside_found() {
         Ok(())
     } else {
         Gpu::find()

@@ -483,9 +483,9 @@ pub fn export(args: &cli::ExportArgs) -> Result<()> {
     Ok(())
 }
 
-/// Starts `octal gpu-info --found` beside a GPU run: a run the host's cores end first takes its
-/// word that the device is there instead of initialising the driver itself
-/// ([`solver::gpu::find_beside`]).
+/// Confirms the device beside a GPU run, so that a run the host's cores end first need not
+/// initialise the driver itself: from the kernel driver's files, else by `octal gpu-info --found`
+/// started beside it ([`solver::gpu::find_beside`]).
 pub fn find_device_beside() {
     if let Ok(octal) = std::env::current_exe() {
         let mut helper = std::process::Command::new(octal);
