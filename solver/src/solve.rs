@@ -64,11 +64,7 @@ pub fn solve_watched(
     let game = games::find(&req.code);
     // The space to start from: the one asked for, the build-time one of games/ (a starting
     // point), else discovery's.
-    let space = match (req.space, game.and_then(|d| d.space)) {
-        (Some(s), _) => Some(s),
-        (None, Some(s)) if !on_gpu => Some(s),
-        _ => found,
-    };
+    let space = req.space.or(game.and_then(|d| d.space)).or(found);
     match (req.engine, space) {
         (EngineChoice::Unrolled, _) if game.is_none_or(|d| d.unrolled.is_err()) => {
             return Err(SolveError::NoUnrolled(req.code.clone()))
@@ -108,8 +104,7 @@ pub fn solve_watched(
     let mut run = Stretches {
         req,
         rules: &rules,
-        // The GPU's seed tables are the values' own (its stretches start where they end).
-        game: game.filter(|_| !on_gpu),
+        game,
         space,
         watch: SpaceWatch::default(),
         stretches: Vec::new(),
@@ -258,6 +253,8 @@ impl HostPace {
 struct Stretches<'a> {
     req: &'a Request,
     rules: &'a Rules,
+    /// The game's build-time definition in games/, if any: its table seeds the host's
+    /// speculative stretches, and its unrolled loop computes them while the space is its own.
     game: Option<&'static GameDef>,
     space: Option<SparseSpace>,
     watch: SpaceWatch,
@@ -366,7 +363,9 @@ impl<'a> Stretches<'a> {
             let (stopped, used) = match fit {
                 Fit::Speculate(space) if device_open => {
                     if !matches!(&engine, Current::Gpu(s, _) if *s == space) {
-                        let seed = seed_table(self.game, space, g);
+                        // The device's seed tables are the values' own: its stretches start
+                        // where they end, and it appends the rare heaps it finds.
+                        let seed = seed_table(None, space, g);
                         // A table the host's last stretch left as it was stays settled.
                         self.settled &=
                             matches!(&engine, Current::Speculative(run) if *run.table() == seed);

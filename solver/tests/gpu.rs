@@ -432,12 +432,13 @@ fn gpu_speculation_on_dense_tables_equals_the_cpu_engine() {
 
 /// A GPU run as the command line makes it: the host's cores compute while the device opens and
 /// compiles its first kernels, then the device goes on; the values equal the CPU engine's, on a
-/// small table (.1777, the CPU speculates) and on Officers (the device speculates).
+/// small table (.1777, the CPU speculates) and on Officers and .36 (the device speculates). For
+/// the games of games/ the host's stretches run their unrolled loops, as a CPU run's do.
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn gpu_run_started_on_the_host_equals_the_cpu_engine() {
     drop(device()); // fails at once, with the reason, where the device cannot be opened
-    for (code, n) in [(".1777", 1 << 24), (".6", 1 << 23)] {
+    for (code, n) in [(".1777", 1 << 24), (".6", 1 << 23), (".36", 1 << 22)] {
         let code: Code = code.parse().unwrap();
         let want = solve(&Request::new(code.clone(), n), &mut |_| {}).unwrap();
         let mut req = Request::new(code.clone(), n);
@@ -451,6 +452,12 @@ fn gpu_run_started_on_the_host_equals_the_cpu_engine() {
             "{code} to {n}: equal in {:.2} s, {} heaps on the host while the device started, {on_device} on the device",
             started.elapsed().as_secs_f64(),
             t.starting
+        );
+        let unrolled = |s: &Solution| s.stretches.iter().any(|s| s.engine == Engine::Unrolled);
+        assert_eq!(
+            unrolled(&got),
+            unrolled(&want),
+            "{code}: the host's unrolled loop"
         );
     }
 }
