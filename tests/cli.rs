@@ -444,18 +444,22 @@ fn period_flags() {
     assert!(text.contains("149459, preperiod 105351 (last exception 105350): proved by the Octal Periodicity Theorem"), "{text}");
 }
 
+/// `octal` with `CUDA_VISIBLE_DEVICES` set to `visible` (None: unset).
+fn octal_seeing(visible: Option<&str>, args: &[&str]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_octal"));
+    match visible {
+        Some(v) => command.env("CUDA_VISIBLE_DEVICES", v),
+        None => command.env_remove("CUDA_VISIBLE_DEVICES"),
+    };
+    command.args(args).output().expect("the octal binary runs")
+}
+
 /// Without a GPU (no driver, no device or no NVRTC), `gpu-info --found`, `--gpu` and
-/// `bench --gpu` fail with the one line `gpu-info` gives and status 1. On a machine with a GPU, `CUDA_VISIBLE_DEVICES=""` hides
-/// it, so the test checks the same there.
+/// `bench --gpu` fail with the one line `gpu-info` gives and status 1. On a machine with a GPU,
+/// `CUDA_VISIBLE_DEVICES=""` hides it, so the test checks the same there.
 #[test]
 fn gpu_without_a_gpu_is_one_line_and_status_1() {
-    let no_gpu = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_octal"))
-            .args(args)
-            .env("CUDA_VISIBLE_DEVICES", "")
-            .output()
-            .expect("the octal binary runs")
-    };
+    let no_gpu = |args: &[&str]| octal_seeing(Some(""), args);
     let info = no_gpu(&["gpu-info"]);
     let why = String::from_utf8_lossy(&info.stderr).into_owned();
     assert_eq!(info.status.code(), Some(1), "{why}");
@@ -499,16 +503,6 @@ fn gpu_without_a_gpu_is_one_line_and_status_1() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.ends_with(why.trim_start_matches("octal: ")), "{err}");
-}
-
-/// `octal` with `CUDA_VISIBLE_DEVICES` set to `visible` (None: unset).
-fn octal_seeing(visible: Option<&str>, args: &[&str]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_octal"));
-    match visible {
-        Some(v) => command.env("CUDA_VISIBLE_DEVICES", v),
-        None => command.env_remove("CUDA_VISIBLE_DEVICES"),
-    };
-    command.args(args).output().expect("the octal binary runs")
 }
 
 /// The UUID of the first GPU the kernel driver lists, as `nvidia-smi -L` writes it.

@@ -68,11 +68,11 @@ pub enum Command {
 }
 
 impl Command {
-    /// Whether the command line asks for the GPU engine (a resumed run may also have it recorded).
+    /// Whether the command line asks for the GPU engine (`resume` reads its engine from the run
+    /// directory too, and sees to it itself).
     pub fn asks_for_gpu(&self) -> bool {
         match self {
             Command::Solve(a) => a.gpu || a.engine == EngineChoice::Gpu,
-            Command::Resume(a) => a.gpu || a.engine == Some(EngineChoice::Gpu),
             Command::Restore(a) => a.gpu,
             Command::Survey(a) => a.gpu,
             _ => false,
