@@ -215,15 +215,27 @@ pub type Grow<'a, E> = dyn FnMut(SparseSpace, &mut Vec<u16>, usize) -> Result<()
 /// with less than [`SEED_SETTLED`] of the later half sparse, by the exact engine where they do
 /// not (the classic algorithm's scan of the splits stops early only where the space has
 /// settled; Officers' first 2^15 heaps cost it more than the exact engine). The values are the
-/// same either way; only their cost differs.
+/// same either way; only their cost differs. Heaps that `known` holds (exact values of the
+/// first heaps, such as a resumed run's) are taken from it, not computed: the space found is
+/// the same, since the values are.
 pub fn discover_growing<E: From<ValueOverflow>>(
     rules: &Rules,
+    known: &[u16],
     start: usize,
     limit: usize,
     done: &mut dyn FnMut(&[u16]) -> bool,
     grow: &mut Grow<'_, E>,
 ) -> Result<(Vec<u16>, Option<SparseSpace>), E> {
-    let mut g = exact::values(rules, start.min(EXACT_SEED))?;
+    // Takes the known values of heaps up to `n`.
+    let take = |g: &mut Vec<u16>, n: usize| {
+        let to = known.len().min(n);
+        if g.len() < to {
+            g.extend_from_slice(&known[g.len()..to]);
+        }
+    };
+    let mut g = Vec::new();
+    take(&mut g, start);
+    exact::extend(rules, &mut g, start.min(EXACT_SEED))?;
     while g.len() < start {
         let next = (2 * g.len()).min(start);
         match best_space(rules, &g) {
@@ -238,7 +250,10 @@ pub fn discover_growing<E: From<ValueOverflow>>(
         match best {
             Some((space, fraction)) if fraction > SETTLED && g.len() < limit && !done(&g) => {
                 let next = (2 * g.len()).min(limit);
-                grow(space, &mut g, next)?;
+                take(&mut g, next);
+                if g.len() < next {
+                    grow(space, &mut g, next)?;
+                }
             }
             _ => return Ok((g, best.filter(|b| b.1 <= NONE_ABOVE).map(|b| b.0))),
         }
@@ -266,6 +281,7 @@ pub fn table_for(
 ) -> Result<Option<(SparseSpace, RareTable, u16)>, ValueOverflow> {
     let (mut g, space) = discover_growing(
         rules,
+        &[],
         start.min(heaps),
         heaps,
         &mut |_| false,

@@ -41,6 +41,7 @@ fn growing_gives_the_exact_values() {
         let rules = code.parse::<Code>().unwrap().rules();
         let (g, _) = discover::discover_growing(
             &rules,
+            &[],
             discover::DISCOVERY_START,
             discover::DISCOVERY_START,
             &mut |_| false,
@@ -52,5 +53,37 @@ fn growing_gives_the_exact_values() {
             exact::values(&rules, discover::DISCOVERY_START).unwrap(),
             "{code}"
         );
+    }
+}
+
+/// Discovery from known values (a resumed run's) takes them instead of computing them, and finds
+/// the space and values it finds without them: for prefixes shorter than its seed, between the
+/// seed and its start, and past its range.
+#[test]
+fn known_values_give_what_computing_gives() {
+    for code in [".6", ".64", ".76", ".0106"] {
+        let rules = code.parse::<Code>().unwrap().rules();
+        let (start, limit) = (1 << 12, 1 << 14);
+        let discovered = |known: &[u16]| {
+            discover::discover_growing(
+                &rules,
+                known,
+                start,
+                limit,
+                &mut |_| false,
+                &mut |s, g, n| discover::grow_classic(&rules, s, g, n),
+            )
+            .unwrap()
+        };
+        let computed = discovered(&[]);
+        let exact = exact::values(&rules, 1 << 15).unwrap();
+        assert_eq!(computed.0, exact[..computed.0.len()], "{code}");
+        for known in [100, 3000, 5000, 1 << 15] {
+            assert_eq!(
+                discovered(&exact[..known]),
+                computed,
+                "{code} knowing {known} heaps"
+            );
+        }
     }
 }

@@ -13,6 +13,8 @@ use crate::verify::{Prove, Refuted, Verifier};
 use octal_core::codec::value_bits;
 use octal_core::exact::ValueOverflow;
 use octal_core::{RareTable, Rules, SparseSpace};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 /// Blocks start small after a correction (little is wasted if another follows) and double, up
 /// to what the prover takes.
@@ -124,6 +126,9 @@ pub struct Speculative<'a> {
     stale: bool,
     /// The size of the next block.
     block: usize,
+    /// The most heaps a block may have, which a driver may lower while the loop runs
+    /// ([`Speculative::block_limit`]).
+    limit: Arc<AtomicUsize>,
     /// Wrong candidates corrected so far.
     corrections: usize,
 }
@@ -162,6 +167,7 @@ impl<'a> Speculative<'a> {
             unrolled,
             stale: false,
             block: MIN_BLOCK,
+            limit: Arc::new(AtomicUsize::new(usize::MAX)),
             corrections: 0,
         }
     }
@@ -169,6 +175,12 @@ impl<'a> Speculative<'a> {
     /// The rare table as corrected so far.
     pub fn table(&self) -> &RareTable {
         self.spec.table()
+    }
+
+    /// A bound on the heaps of the loop's next blocks (none at first), which a driver may set
+    /// while [`Speculative::extend`] runs: `stop` then sees the values that much more often.
+    pub fn block_limit(&self) -> Arc<AtomicUsize> {
+        self.limit.clone()
     }
 
     /// Wrong candidates corrected so far, over every call.
@@ -217,7 +229,8 @@ impl<'a> Speculative<'a> {
         let mut block = self.block;
         while verified < n {
             let spec_from = g.len();
-            g.resize((spec_from + block).min(n), 0)?;
+            let heaps = block.min(self.limit.load(Ordering::Relaxed));
+            g.resize((spec_from + heaps).min(n), 0)?;
             let (head, tail) = g.split_at_mut(spec_from);
             let (prover, spec) = (&mut self.prover, &mut self.spec);
             let mut speculated = Ok(());

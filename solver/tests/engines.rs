@@ -101,6 +101,44 @@ fn a_stale_table_costs_speed_not_correctness() {
         .all(|n| matches!(n, Notice::TableCorrected { rare: true, .. })));
 }
 
+/// A block limit set while the loop runs (as a GPU run's host does once the device is wanted)
+/// shortens the blocks `stop` sees from then on, and the values stay the exact engine's.
+#[test]
+fn a_block_limit_set_while_the_loop_runs_shortens_its_blocks() {
+    let want = officers_exact(120_000);
+    let space = SparseSpace {
+        kind: SparseKind::Range,
+        mask: 0x1ee,
+    };
+    let rules = ".6".parse::<Code>().unwrap().rules();
+    let table = RareTable::from_values(&space, &want[..30_000]);
+    let mut run = cpu::Speculative::new(&rules, space, table, 9, None);
+    let limit = run.block_limit();
+    let mut g = ValueStore::memory();
+    g.extend_from_slice(&want[..30_000]).unwrap();
+    let mut seen = Vec::new();
+    let mut stop = |g: &[u16]| {
+        seen.push(g.len());
+        if g.len() >= 40_000 {
+            limit.store(1000, std::sync::atomic::Ordering::Relaxed);
+        }
+        Ok(false)
+    };
+    run.extend(&mut g, want.len(), true, &mut |_| {}, &mut stop, usize::MAX)
+        .unwrap();
+    assert!(g == want);
+    let steps: Vec<(usize, usize)> = seen.windows(2).map(|w| (w[0], w[1] - w[0])).collect();
+    assert!(steps.iter().any(|&(at, step)| at < 40_000 && step > 1000));
+    // The block speculated while `stop` set the limit was sized before it.
+    let set_at = *seen.iter().find(|&&len| len >= 40_000).unwrap();
+    let limited: Vec<usize> = steps
+        .iter()
+        .filter(|&&(at, _)| at > set_at)
+        .map(|&(_, step)| step)
+        .collect();
+    assert!(limited.len() > 40 && limited.iter().all(|&step| step <= 1000));
+}
+
 /// The unrolled loop of a deliberately short build-time table: the run finds the missing rare
 /// heaps, says once that the table is stale, drops to the generic loop and stays exact.
 #[test]

@@ -368,9 +368,10 @@ impl Opening {
         self.thread.as_ref().is_none_or(|t| t.is_finished())
     }
 
-    /// Whether the run may still need the device ([`Opening::want`]).
-    pub fn is_wanted(&self) -> bool {
-        self.want.is_wanted()
+    /// Whether the run has said that it needs the device, and not taken it back
+    /// ([`Opening::want`]).
+    pub fn is_asked_for(&self) -> bool {
+        self.want.state() == YES
     }
 
     /// Says whether the run needs the device: the thread waits for this (at most [`ASK`]) before

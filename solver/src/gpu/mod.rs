@@ -46,7 +46,7 @@ impl Opening {
     }
 
     /// Nothing is being opened.
-    pub fn is_wanted(&self) -> bool {
+    pub fn is_asked_for(&self) -> bool {
         true
     }
 
@@ -142,14 +142,20 @@ impl Slot {
         !matches!(self, Slot::None)
     }
 
-    /// Whether the device is still starting, wanted, and its thread has ended: the next
-    /// [`Slot::ready`] opens it without waiting (or makes its context, if the thread left it
-    /// while it was not wanted).
+    /// Whether the device is still starting, its thread has ended and the run has said that
+    /// it wants the device: the next [`Slot::ready`] opens it without waiting (or makes its
+    /// context, if the thread left it while it was not wanted). A device the thread opened
+    /// before the run said so waits for the host's estimate ([`Slot::is_ready_beside`]).
     pub fn has_started(&self) -> bool {
-        match self {
-            Slot::Starting { opening, .. } => opening.is_finished() && opening.is_wanted(),
-            _ => false,
-        }
+        self.is_ready_beside()
+            && matches!(self, Slot::Starting { opening, .. } if opening.is_asked_for())
+    }
+
+    /// Whether the device is still starting and its thread has ended: opened, with the kernels
+    /// of [`Slot::prepare`] compiled, unless it failed or was left while not wanted. Taking it
+    /// over then costs the host only its buffers.
+    pub fn is_ready_beside(&self) -> bool {
+        matches!(self, Slot::Starting { opening, .. } if opening.is_finished())
     }
 
     /// While the device starts, says whether the run still needs it: a run the host's cores
