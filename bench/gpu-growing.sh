@@ -3,8 +3,9 @@
 # heaps on the GPU, then that run directory resumed for the next STRETCH heaps twice, on the
 # host's cores (`resume --engine auto`, a copy) and on the GPU (`resume --gpu`); time, values
 # per second and fnv1a64 of each (compare only within one command); with PREVIOUS=OCTAL2, that
-# binary resumes a third copy on the GPU too. Usage: [TIMEOUT=S] [PREVIOUS=OCTAL2]
-# bench/gpu-growing.sh OCTAL N STRETCH [CODE...] (each run at most S seconds, default 550)
+# binary resumes a third copy on the GPU too; with ROUNDS=R, the resumes are repeated R times.
+# Usage: [TIMEOUT=S] [PREVIOUS=OCTAL2] [ROUNDS=R] bench/gpu-growing.sh OCTAL N STRETCH [CODE...]
+# (each run at most S seconds, default 550)
 set -u
 octal=$1 n=$2 stretch=$3; shift 3
 codes=${*:-.14 .04 .004 .114 .143 .1777}
@@ -34,12 +35,15 @@ PY
     grep -h 'gpu:' "$work/err" | sed "s/^/    /"
 }
 for code in $codes; do
-    run "$code gpu to $n" "$octal" solve "$code" -n "$n" --gpu --out "$work/gpu$code"
-    cp -r "$work/gpu$code" "$work/cpu$code"
-    [ -n "${PREVIOUS:-}" ] && cp -r "$work/gpu$code" "$work/prev$code"
+    run "$code gpu to $n" "$octal" solve "$code" -n "$n" --gpu --out "$work/base$code"
     to=$((n + stretch))
-    run "$code cpu $n..$to" "$octal" resume "$work/cpu$code" -n "$to" --engine auto
-    run "$code gpu $n..$to" "$octal" resume "$work/gpu$code" -n "$to" --gpu
-    [ -n "${PREVIOUS:-}" ] && run "$code gpu (previous) $n..$to" "$PREVIOUS" resume "$work/prev$code" -n "$to" --gpu
+    for _ in $(seq "${ROUNDS:-1}"); do
+        for dir in cpu gpu prev; do
+            rm -rf "$work/$dir$code" && cp -r "$work/base$code" "$work/$dir$code"
+        done
+        run "$code cpu $n..$to" "$octal" resume "$work/cpu$code" -n "$to" --engine auto
+        run "$code gpu $n..$to" "$octal" resume "$work/gpu$code" -n "$to" --gpu
+        [ -n "${PREVIOUS:-}" ] && run "$code gpu (previous) $n..$to" "$PREVIOUS" resume "$work/prev$code" -n "$to" --gpu
+    done
 done
 rm -rf "$work"

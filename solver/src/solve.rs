@@ -191,9 +191,14 @@ const BLOCK_STRETCH: usize = 1 << 12;
 /// must make up: a run the host's cores end sooner does not open it.
 const DEVICE_READY: f64 = 0.4;
 
+/// Seconds the device takes to open once the driver is initialised in the run's process (a
+/// context, 0.11-0.12 s; kernels the driver's cache holds, 0.04-0.06 s; then as
+/// [`DEVICE_HANDOFF`]).
+const DEVICE_CONTEXT: f64 = 0.3;
+
 /// Seconds a device already open beside the host's work, its kernels compiled, takes to start
-/// (filling its buffers with the proved values: 0.06 s for 2^22 heaps on an H200 host) and to
-/// close at the end (0.07 s).
+/// (filling its buffers with the proved values: 0.04-0.06 s for 2^22 heaps on an H100 or H200
+/// host) and to close at the end (0.07 s).
 const DEVICE_HANDOFF: f64 = 0.15;
 
 /// Heaps a second the device verifies at best (Officers, on one H100 or H200): the host's pace
@@ -212,10 +217,14 @@ const DEVICE_SAMPLE: f64 = 0.02;
 /// stall says the run is long; any window may say it is not).
 const DEVICE_STREAK: u32 = 3;
 
-/// The most heaps of a host's block while the device is wanted: the host sees the values, and
-/// hands them over once the device is ready, within a few milliseconds (its blocks of up to
-/// 2^17 heaps took 0.1 to 0.2 s on games such as .64 and Officers).
-const WANTED_BLOCK: usize = 1 << 14;
+/// Seconds of the host's work a block of a GPU run's host spans at most while the device
+/// starts: the host sees the values, and hands them over once the device is ready, within
+/// milliseconds (its blocks of up to 2^17 heaps took 0.1 to 0.2 s on games such as .64 and
+/// Officers).
+const HOST_BLOCK: f64 = 0.01;
+
+/// The fewest heaps [`HOST_BLOCK`] bounds a block to.
+const HOST_BLOCK_MIN: usize = 1 << 10;
 
 /// The host's speculative stretch timed over windows: whether a GPU run wants its device.
 struct HostPace {
@@ -224,6 +233,8 @@ struct HostPace {
     window: (Instant, usize),
     /// Windows in a row that said the device is wanted.
     streak: u32,
+    /// Heaps of [`HOST_BLOCK`] at the pace of the last window (none before one).
+    block: usize,
 }
 
 impl HostPace {
@@ -234,7 +245,13 @@ impl HostPace {
             started,
             window: (started, from),
             streak: 0,
+            block: usize::MAX,
         }
+    }
+
+    /// The most heaps a block should have: those of [`HOST_BLOCK`] at the host's pace.
+    fn block(&self) -> usize {
+        self.block
     }
 
     /// With `heaps` computed of the run's `n`, once a window has passed: whether the device is
@@ -250,7 +267,9 @@ impl HostPace {
             return None;
         }
         self.window = (now, heaps);
-        let per_heap = secs / (heaps - before) as f64 - 1.0 / DEVICE_PACE;
+        let host = secs / (heaps - before) as f64;
+        self.block = ((HOST_BLOCK / host) as usize).max(HOST_BLOCK_MIN);
+        let per_heap = host - 1.0 / DEVICE_PACE;
         let long = (n - heaps) as f64 * per_heap >= ready;
         self.streak = if long { self.streak + 1 } else { 0 };
         if !long {
@@ -440,16 +459,17 @@ impl<'a> Stretches<'a> {
                     limit.store(usize::MAX, Ordering::Relaxed);
                     let mut stop = |g: &[u16]| -> Result<bool, SolveError> {
                         period = proved(g)?;
-                        // A device already open only needs its buffers filled.
-                        let ready = if device.is_ready_beside() {
-                            DEVICE_HANDOFF
-                        } else {
-                            DEVICE_READY
+                        // What the device has done so far beside the host's work is done.
+                        let ready = match device.readiness() {
+                            gpu::Readiness::Closed => DEVICE_READY,
+                            gpu::Readiness::Initialised => DEVICE_CONTEXT,
+                            gpu::Readiness::Ready => DEVICE_HANDOFF,
                         };
                         if let Some(wanted) = pace.wants_device(g.len(), req.n, ready) {
                             device.want(wanted);
-                            let most = if wanted { WANTED_BLOCK } else { usize::MAX };
-                            limit.store(most, Ordering::Relaxed);
+                        }
+                        if device.is_gpu() {
+                            limit.store(pace.block(), Ordering::Relaxed);
                         }
                         Ok(period || device.has_started())
                     };

@@ -11,7 +11,7 @@ use kernels_gen::{Game, Layout};
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::{JoinHandle, Thread};
 use std::time::{Duration, Instant};
@@ -211,6 +211,8 @@ const ASK: Duration = Duration::from_millis(150);
 struct Want {
     /// `UNSURE`, `YES`, `NO`, `DONE` or `GONE`.
     state: AtomicU8,
+    /// Whether the thread has initialised the driver.
+    initialised: AtomicBool,
     /// The thread that waits for the answer.
     opener: OnceLock<Thread>,
 }
@@ -257,6 +259,7 @@ fn open_if(want: &Want) -> Result<Option<Gpu>, GpuError> {
             // The run may no longer want the device once the driver is initialised.
             Gpu::find()?;
             (found, initialised) = (true, true);
+            want.initialised.store(true, Ordering::Relaxed);
             continue;
         }
         match state {
@@ -366,6 +369,11 @@ impl Opening {
     /// Whether [`Opening::finish`] would not wait for the thread (it has ended, or there is none).
     pub fn is_finished(&self) -> bool {
         self.thread.as_ref().is_none_or(|t| t.is_finished())
+    }
+
+    /// Whether the thread has initialised the driver in the run's process.
+    pub fn is_initialised(&self) -> bool {
+        self.want.initialised.load(Ordering::Relaxed)
     }
 
     /// Whether the run has said that it needs the device, and not taken it back

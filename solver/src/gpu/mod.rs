@@ -51,7 +51,23 @@ impl Opening {
     }
 
     /// Nothing is being opened.
+    pub fn is_initialised(&self) -> bool {
+        false
+    }
+
+    /// Nothing is being opened.
     pub fn want(&self, _: bool) {}
+}
+
+/// How far a device starting beside the host's work has come.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Readiness {
+    /// Nothing begun (or no device starting).
+    Closed,
+    /// The driver is initialised in the run's process.
+    Initialised,
+    /// The opening thread has ended: the device open, its first kernels compiled.
+    Ready,
 }
 
 /// Starts opening device 0 while the run goes on.
@@ -156,6 +172,16 @@ impl Slot {
     /// over then costs the host only its buffers.
     pub fn is_ready_beside(&self) -> bool {
         matches!(self, Slot::Starting { opening, .. } if opening.is_finished())
+    }
+
+    /// How far the device starting beside the host's work has come ([`Readiness::Closed`]
+    /// where none is starting).
+    pub fn readiness(&self) -> Readiness {
+        match self {
+            _ if self.is_ready_beside() => Readiness::Ready,
+            Slot::Starting { opening, .. } if opening.is_initialised() => Readiness::Initialised,
+            _ => Readiness::Closed,
+        }
     }
 
     /// While the device starts, says whether the run still needs it: a run the host's cores
