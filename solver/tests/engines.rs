@@ -9,6 +9,12 @@ use solver::run::{Engine, EngineChoice, Notice, Request};
 use solver::solve::solve;
 use solver::values::ValueStore;
 
+/// Officers' sparse space, as published.
+const OFFICERS_SPACE: SparseSpace = SparseSpace {
+    kind: SparseKind::Range,
+    mask: 0x1ee,
+};
+
 fn officers_exact(n: usize) -> Vec<u16> {
     exact::values(&".6".parse::<Code>().unwrap().rules(), n).unwrap()
 }
@@ -19,10 +25,7 @@ fn officers_exact(n: usize) -> Vec<u16> {
 fn officers_from_heap_0_matches_exact_to_1e5() {
     let want = officers_exact(100_000);
     let rules = ".6".parse::<Code>().unwrap().rules();
-    let space = SparseSpace {
-        kind: SparseKind::Range,
-        mask: 0x1ee,
-    };
+    let space = OFFICERS_SPACE;
     let seed = RareTable::from_values(&space, &want[..1 << 15]);
     for (bits, mut g) in [
         (9, ValueStore::memory()),
@@ -69,10 +72,7 @@ fn officers_engines_agree() {
 #[test]
 fn a_stale_table_costs_speed_not_correctness() {
     let want = officers_exact(60_000);
-    let space = SparseSpace {
-        kind: SparseKind::Range,
-        mask: 0x1ee,
-    };
+    let space = OFFICERS_SPACE;
     // A table from a short discovery: it lacks every rare heap from 5000 on.
     let stale = RareTable::from_values(&space, &want[..5000]);
     let mut found = Vec::new();
@@ -101,15 +101,12 @@ fn a_stale_table_costs_speed_not_correctness() {
         .all(|n| matches!(n, Notice::TableCorrected { rare: true, .. })));
 }
 
-/// A block limit set while the loop runs (as a GPU run's host does once the device is wanted)
+/// A block limit set while the loop runs (as a GPU run's host does while its device starts)
 /// shortens the blocks `stop` sees from then on, and the values stay the exact engine's.
 #[test]
 fn a_block_limit_set_while_the_loop_runs_shortens_its_blocks() {
     let want = officers_exact(120_000);
-    let space = SparseSpace {
-        kind: SparseKind::Range,
-        mask: 0x1ee,
-    };
+    let space = OFFICERS_SPACE;
     let rules = ".6".parse::<Code>().unwrap().rules();
     let table = RareTable::from_values(&space, &want[..30_000]);
     let mut run = cpu::Speculative::new(&rules, space, table, 9, None);
@@ -144,10 +141,7 @@ fn a_block_limit_set_while_the_loop_runs_shortens_its_blocks() {
 #[test]
 fn a_stale_build_time_table_falls_back_to_the_generic_loop() {
     let want = officers_exact(60_000);
-    let space = SparseSpace {
-        kind: SparseKind::Range,
-        mask: 0x1ee,
-    };
+    let space = OFFICERS_SPACE;
     let (table, unrolled) = &solver::games::STALE_OFFICERS;
     let table = RareTable::from_entries(table.to_vec());
     assert!(table.last_heap() < 5000);
