@@ -38,7 +38,7 @@ for code in $codes; do
     run "$code gpu to $n" "$octal" solve "$code" -n "$n" --gpu --out "$work/base$code"
     to=$((n + stretch))
     for _ in $(seq "${ROUNDS:-1}"); do
-        for dir in cpu gpu prev; do
+        for dir in cpu gpu ${PREVIOUS:+prev}; do
             rm -rf "$work/$dir$code" && cp -r "$work/base$code" "$work/$dir$code"
         done
         run "$code cpu $n..$to" "$octal" resume "$work/cpu$code" -n "$to" --engine auto

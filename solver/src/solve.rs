@@ -249,11 +249,6 @@ impl HostPace {
         }
     }
 
-    /// The most heaps a block should have: those of [`HOST_BLOCK`] at the host's pace.
-    fn block(&self) -> usize {
-        self.block
-    }
-
     /// With `heaps` computed of the run's `n`, once a window has passed: whether the device is
     /// wanted, that is whether at the host's pace over the window the device, given the `ready`
     /// seconds it needs to take over and its best pace, would end the run sooner
@@ -459,17 +454,17 @@ impl<'a> Stretches<'a> {
                     limit.store(usize::MAX, Ordering::Relaxed);
                     let mut stop = |g: &[u16]| -> Result<bool, SolveError> {
                         period = proved(g)?;
-                        // What the device has done so far beside the host's work is done.
-                        let ready = match device.readiness() {
-                            gpu::Readiness::Closed => DEVICE_READY,
-                            gpu::Readiness::Initialised => DEVICE_CONTEXT,
-                            gpu::Readiness::Ready => DEVICE_HANDOFF,
-                        };
-                        if let Some(wanted) = pace.wants_device(g.len(), req.n, ready) {
-                            device.want(wanted);
-                        }
                         if device.is_gpu() {
-                            limit.store(pace.block(), Ordering::Relaxed);
+                            // What the device has done so far beside the host's work is done.
+                            let ready = match device.readiness() {
+                                gpu::Readiness::Closed => DEVICE_READY,
+                                gpu::Readiness::Initialised => DEVICE_CONTEXT,
+                                gpu::Readiness::Ready => DEVICE_HANDOFF,
+                            };
+                            if let Some(wanted) = pace.wants_device(g.len(), req.n, ready) {
+                                device.want(wanted);
+                            }
+                            limit.store(pace.block, Ordering::Relaxed);
                         }
                         Ok(period || device.has_started())
                     };

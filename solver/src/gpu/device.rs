@@ -248,17 +248,17 @@ impl Want {
 fn open_if(want: &Want) -> Result<Option<Gpu>, GpuError> {
     libraries_present()?;
     let since = Instant::now();
-    // Whether the device is known to be there; whether the driver is initialised here.
-    let (mut found, mut initialised) = (false, false);
+    // Whether the device is known to be there.
+    let mut found = false;
     loop {
         let state = want.state();
         if state == YES || (state == UNSURE && since.elapsed() >= ASK) {
-            if initialised {
+            if want.initialised.load(Ordering::Relaxed) {
                 return Gpu::create().map(Some);
             }
             // The run may no longer want the device once the driver is initialised.
             Gpu::find()?;
-            (found, initialised) = (true, true);
+            found = true;
             want.initialised.store(true, Ordering::Relaxed);
             continue;
         }

@@ -161,24 +161,19 @@ impl Slot {
     /// Whether the device is still starting, its thread has ended and the run has said that
     /// it wants the device: the next [`Slot::ready`] opens it without waiting (or makes its
     /// context, if the thread left it while it was not wanted). A device the thread opened
-    /// before the run said so waits for the host's estimate ([`Slot::is_ready_beside`]).
+    /// before the run said so waits for the host's estimate ([`Slot::readiness`]).
     pub fn has_started(&self) -> bool {
-        self.is_ready_beside()
+        self.readiness() == Readiness::Ready
             && matches!(self, Slot::Starting { opening, .. } if opening.is_asked_for())
     }
 
-    /// Whether the device is still starting and its thread has ended: opened, with the kernels
-    /// of [`Slot::prepare`] compiled, unless it failed or was left while not wanted. Taking it
-    /// over then costs the host only its buffers.
-    pub fn is_ready_beside(&self) -> bool {
-        matches!(self, Slot::Starting { opening, .. } if opening.is_finished())
-    }
-
     /// How far the device starting beside the host's work has come ([`Readiness::Closed`]
-    /// where none is starting).
+    /// where none is starting). [`Readiness::Ready`] once its thread has ended: opened, with
+    /// the kernels of [`Slot::prepare`] compiled, unless it failed or was left while not wanted;
+    /// taking it over then costs the host only its buffers.
     pub fn readiness(&self) -> Readiness {
         match self {
-            _ if self.is_ready_beside() => Readiness::Ready,
+            Slot::Starting { opening, .. } if opening.is_finished() => Readiness::Ready,
             Slot::Starting { opening, .. } if opening.is_initialised() => Readiness::Initialised,
             _ => Readiness::Closed,
         }
