@@ -209,8 +209,9 @@ const DEVICE_PACE: f64 = 7e7;
 /// time).
 const DEVICE_WINDOW: f64 = 0.005;
 
-/// Seconds into its stretch before the host may say the device is wanted: its first blocks are
-/// small and slow and overstate the time left, so they may only say it is not.
+/// Seconds after its first look at a stretch's values before the host may say the device is
+/// wanted: its first blocks are small and slow and overstate the time left, so they may only say
+/// it is not.
 const DEVICE_SAMPLE: f64 = 0.02;
 
 /// Windows in a row that must say the device is wanted before the host says so (a window with a
@@ -228,9 +229,11 @@ const HOST_BLOCK_MIN: usize = 1 << 10;
 
 /// The host's speculative stretch timed over windows: whether a GPU run wants its device.
 struct HostPace {
-    started: Instant,
-    /// The start of the window: its time and the heaps computed then.
-    window: (Instant, usize),
+    /// When the host first showed the stretch's values, and the start of the window: its time
+    /// and the heaps computed then. None before that first look, which also shows the run's
+    /// watcher every value before the stretch (0.03 to 0.05 s for a resume of 2^22 heaps on an
+    /// H100 host): that is not the host's pace.
+    clock: Option<(Instant, (Instant, usize))>,
     /// Windows in a row that said the device is wanted.
     streak: u32,
     /// Heaps of [`HOST_BLOCK`] at the pace of the last window (none before one).
@@ -238,30 +241,31 @@ struct HostPace {
 }
 
 impl HostPace {
-    /// The pace of a stretch that starts now, after `from` heaps.
-    fn new(from: usize) -> HostPace {
-        let started = Instant::now();
+    /// The pace of a stretch, timed from the host's first look at its values.
+    fn new() -> HostPace {
         HostPace {
-            started,
-            window: (started, from),
+            clock: None,
             streak: 0,
             block: usize::MAX,
         }
     }
 
-    /// With `heaps` computed of the run's `n`, once a window has passed: whether the device is
+    /// At `now`, with `heaps` computed of the run's `n`, once a window has passed: whether the device is
     /// wanted, that is whether at the host's pace over the window the device, given the `ready`
     /// seconds it needs to take over and its best pace, would end the run sooner
     /// ([`DEVICE_STREAK`] windows in a row, and not before [`DEVICE_SAMPLE`]; a window may say it
-    /// is not at once). None while the window lasts or has nothing to say.
-    fn wants_device(&mut self, heaps: usize, n: usize, ready: f64) -> Option<bool> {
-        let now = Instant::now();
-        let (at, before) = self.window;
+    /// is not at once). None at the first look, while the window lasts or when it has nothing
+    /// to say.
+    fn wants_device(&mut self, now: Instant, heaps: usize, n: usize, ready: f64) -> Option<bool> {
+        let Some((started, (at, before))) = self.clock else {
+            self.clock = Some((now, (now, heaps)));
+            return None;
+        };
         let secs = (now - at).as_secs_f64();
         if secs < DEVICE_WINDOW || heaps <= before {
             return None;
         }
-        self.window = (now, heaps);
+        self.clock = Some((started, (now, heaps)));
         let host = secs / (heaps - before) as f64;
         self.block = ((HOST_BLOCK / host) as usize).max(HOST_BLOCK_MIN);
         let per_heap = host - 1.0 / DEVICE_PACE;
@@ -270,7 +274,7 @@ impl HostPace {
         if !long {
             return Some(false);
         }
-        let sampled = (now - self.started).as_secs_f64() >= DEVICE_SAMPLE;
+        let sampled = (now - started).as_secs_f64() >= DEVICE_SAMPLE;
         (self.streak >= DEVICE_STREAK && sampled).then_some(true)
     }
 }
@@ -449,7 +453,7 @@ impl<'a> Stretches<'a> {
                         .prepare(&req.code, space, table, bits, g, req.verify);
                     let device = &self.device;
                     let mut period = false;
-                    let mut pace = HostPace::new(from);
+                    let mut pace = HostPace::new();
                     let limit = run.block_limit();
                     limit.store(usize::MAX, Ordering::Relaxed);
                     let mut stop = |g: &[u16]| -> Result<bool, SolveError> {
@@ -461,7 +465,9 @@ impl<'a> Stretches<'a> {
                                 gpu::Readiness::Initialised => DEVICE_CONTEXT,
                                 gpu::Readiness::Ready => DEVICE_HANDOFF,
                             };
-                            if let Some(wanted) = pace.wants_device(g.len(), req.n, ready) {
+                            if let Some(wanted) =
+                                pace.wants_device(Instant::now(), g.len(), req.n, ready)
+                            {
                                 device.want(wanted);
                             }
                             limit.store(pace.block, Ordering::Relaxed);
@@ -622,6 +628,60 @@ mod tests {
         // A stretch stopped before its first heap (a proof came) records nothing.
         choice.record(false, 20 << 16, 20 << 16, 9.0);
         assert!(choice.device_next());
+    }
+
+    /// The host's pace counts from its first look at a stretch's values: a slow first look (a
+    /// resume's, which shows the watcher every value before) does not make a fast host want the
+    /// device. A slow host wants it once `DEVICE_STREAK` windows in a row say so and
+    /// `DEVICE_SAMPLE` has passed since the first look; one fast window starts the streak again.
+    #[test]
+    fn the_host_wants_the_device_only_at_a_slow_pace_over_its_sample() {
+        use std::time::Duration;
+        let window = Duration::from_secs_f64(DEVICE_WINDOW * 1.2);
+        let n = 1 << 30;
+        // Fast: 2^20 heaps a window (under 6e-9 s a heap), the first look 0.05 s after the start.
+        let start = Instant::now();
+        let mut pace = HostPace::new();
+        assert_eq!(
+            pace.wants_device(start + Duration::from_millis(50), 1 << 22, n, 0.4),
+            None
+        );
+        let at = start + Duration::from_millis(50) + window;
+        assert_eq!(
+            pace.wants_device(at, (1 << 22) + (1 << 20), n, 0.4),
+            Some(false)
+        );
+        // Slow: 2^10 heaps a window (over 5e-6 s a heap, 5000 s left).
+        let mut pace = HostPace::new();
+        let mut heaps = 1 << 22;
+        assert_eq!(pace.wants_device(start, heaps, n, 0.4), None);
+        let said: Vec<(u32, Option<bool>)> = (1..=8)
+            .map(|k| {
+                heaps += 1 << 10;
+                (k, pace.wants_device(start + window * k, heaps, n, 0.4))
+            })
+            .collect();
+        let first = said
+            .iter()
+            .find(|(_, s)| s.is_some())
+            .expect("the slow host says");
+        assert_eq!(first.1, Some(true));
+        let streak = DEVICE_STREAK.max((DEVICE_SAMPLE / window.as_secs_f64()).ceil() as u32);
+        assert_eq!(first.0, streak, "{said:?}");
+        assert!(said[..first.0 as usize - 1]
+            .iter()
+            .all(|(_, s)| s.is_none()));
+        // Within the window: nothing to say.
+        let last = start + window * 8;
+        assert_eq!(
+            pace.wants_device(last + window / 4, heaps + (1 << 10), n, 0.4),
+            None
+        );
+        // A fast window says no at once and starts the streak again.
+        heaps += 1 << 24;
+        assert_eq!(pace.wants_device(last + window, heaps, n, 0.4), Some(false));
+        heaps += 1 << 10;
+        assert_eq!(pace.wants_device(last + window * 2, heaps, n, 0.4), None);
     }
 
     /// Discovery grown by the block engine (the GPU run's unsettled spaces: .04 and .114 keep
