@@ -209,9 +209,8 @@ const DEVICE_PACE: f64 = 7e7;
 /// time).
 const DEVICE_WINDOW: f64 = 0.005;
 
-/// Seconds after its first look at a stretch's values before the host may say the device is
-/// wanted: its first blocks are small and slow and overstate the time left, so they may only say
-/// it is not.
+/// Seconds into its stretch before the host may say the device is wanted: its first blocks are
+/// small and slow and overstate the time left, so they may only say it is not.
 const DEVICE_SAMPLE: f64 = 0.02;
 
 /// Windows in a row that must say the device is wanted before the host says so (a window with a
@@ -229,11 +228,13 @@ const HOST_BLOCK_MIN: usize = 1 << 10;
 
 /// The host's speculative stretch timed over windows: whether a GPU run wants its device.
 struct HostPace {
-    /// When the host first showed the stretch's values, and the start of the window: its time
-    /// and the heaps computed then. None before that first look, which also shows the run's
-    /// watcher every value before the stretch (0.03 to 0.05 s for a resume of 2^22 heaps on an
-    /// H100 host): that is not the host's pace.
-    clock: Option<(Instant, (Instant, usize))>,
+    /// When the stretch started.
+    started: Instant,
+    /// The start of the window: its time and the heaps computed then. None before the host's
+    /// first look at the stretch's values, which also shows the run's watcher every value before
+    /// the stretch (0.03 to 0.05 s for a resume of 2^22 heaps on an H100 host): that is not the
+    /// host's pace.
+    window: Option<(Instant, usize)>,
     /// Windows in a row that said the device is wanted.
     streak: u32,
     /// Heaps of [`HOST_BLOCK`] at the pace of the last window (none before one).
@@ -241,31 +242,32 @@ struct HostPace {
 }
 
 impl HostPace {
-    /// The pace of a stretch, timed from the host's first look at its values.
-    fn new() -> HostPace {
+    /// The pace of a stretch that started at `started`.
+    fn new(started: Instant) -> HostPace {
         HostPace {
-            clock: None,
+            started,
+            window: None,
             streak: 0,
             block: usize::MAX,
         }
     }
 
-    /// At `now`, with `heaps` computed of the run's `n`, once a window has passed: whether the device is
-    /// wanted, that is whether at the host's pace over the window the device, given the `ready`
-    /// seconds it needs to take over and its best pace, would end the run sooner
-    /// ([`DEVICE_STREAK`] windows in a row, and not before [`DEVICE_SAMPLE`]; a window may say it
-    /// is not at once). None at the first look, while the window lasts or when it has nothing
-    /// to say.
+    /// At `now`, with `heaps` computed of the run's `n`, once a window has passed: whether the
+    /// device is wanted, that is whether at the host's pace over the window the device, given
+    /// the `ready` seconds it needs to take over and its best pace, would end the run sooner
+    /// ([`DEVICE_STREAK`] windows in a row, and not before [`DEVICE_SAMPLE`] into the stretch; a
+    /// window may say it is not at once). None at the first look (it starts the first window),
+    /// while the window lasts or when it has nothing to say.
     fn wants_device(&mut self, now: Instant, heaps: usize, n: usize, ready: f64) -> Option<bool> {
-        let Some((started, (at, before))) = self.clock else {
-            self.clock = Some((now, (now, heaps)));
+        let Some((at, before)) = self.window else {
+            self.window = Some((now, heaps));
             return None;
         };
         let secs = (now - at).as_secs_f64();
         if secs < DEVICE_WINDOW || heaps <= before {
             return None;
         }
-        self.clock = Some((started, (now, heaps)));
+        self.window = Some((now, heaps));
         let host = secs / (heaps - before) as f64;
         self.block = ((HOST_BLOCK / host) as usize).max(HOST_BLOCK_MIN);
         let per_heap = host - 1.0 / DEVICE_PACE;
@@ -274,7 +276,7 @@ impl HostPace {
         if !long {
             return Some(false);
         }
-        let sampled = (now - started).as_secs_f64() >= DEVICE_SAMPLE;
+        let sampled = (now - self.started).as_secs_f64() >= DEVICE_SAMPLE;
         (self.streak >= DEVICE_STREAK && sampled).then_some(true)
     }
 }
@@ -453,7 +455,7 @@ impl<'a> Stretches<'a> {
                         .prepare(&req.code, space, table, bits, g, req.verify);
                     let device = &self.device;
                     let mut period = false;
-                    let mut pace = HostPace::new();
+                    let mut pace = HostPace::new(Instant::now());
                     let limit = run.block_limit();
                     limit.store(usize::MAX, Ordering::Relaxed);
                     let mut stop = |g: &[u16]| -> Result<bool, SolveError> {
@@ -632,56 +634,60 @@ mod tests {
 
     /// The host's pace counts from its first look at a stretch's values: a slow first look (a
     /// resume's, which shows the watcher every value before) does not make a fast host want the
-    /// device. A slow host wants it once `DEVICE_STREAK` windows in a row say so and
-    /// `DEVICE_SAMPLE` has passed since the first look; one fast window starts the streak again.
+    /// device. A slow host wants it once `DEVICE_STREAK` windows in a row say so, and not before
+    /// `DEVICE_SAMPLE` into the stretch; one fast window says no at once and starts the streak
+    /// again.
     #[test]
-    fn the_host_wants_the_device_only_at_a_slow_pace_over_its_sample() {
+    fn the_host_wants_the_device_only_at_a_slow_pace_past_its_sample() {
         use std::time::Duration;
+        const SLOW: usize = 1 << 10;
+        const FAST: usize = 1 << 20;
         let window = Duration::from_secs_f64(DEVICE_WINDOW * 1.2);
-        let n = 1 << 30;
-        // Fast: 2^20 heaps a window (under 6e-9 s a heap), the first look 0.05 s after the start.
         let start = Instant::now();
-        let mut pace = HostPace::new();
-        assert_eq!(
-            pace.wants_device(start + Duration::from_millis(50), 1 << 22, n, 0.4),
-            None
-        );
-        let at = start + Duration::from_millis(50) + window;
-        assert_eq!(
-            pace.wants_device(at, (1 << 22) + (1 << 20), n, 0.4),
-            Some(false)
-        );
-        // Slow: 2^10 heaps a window (over 5e-6 s a heap, 5000 s left).
-        let mut pace = HostPace::new();
-        let mut heaps = 1 << 22;
-        assert_eq!(pace.wants_device(start, heaps, n, 0.4), None);
-        let said: Vec<(u32, Option<bool>)> = (1..=8)
-            .map(|k| {
-                heaps += 1 << 10;
-                (k, pace.wants_device(start + window * k, heaps, n, 0.4))
-            })
-            .collect();
-        let first = said
-            .iter()
-            .find(|(_, s)| s.is_some())
-            .expect("the slow host says");
-        assert_eq!(first.1, Some(true));
-        let streak = DEVICE_STREAK.max((DEVICE_SAMPLE / window.as_secs_f64()).ceil() as u32);
-        assert_eq!(first.0, streak, "{said:?}");
-        assert!(said[..first.0 as usize - 1]
-            .iter()
-            .all(|(_, s)| s.is_none()));
-        // Within the window: nothing to say.
-        let last = start + window * 8;
-        assert_eq!(
-            pace.wants_device(last + window / 4, heaps + (1 << 10), n, 0.4),
-            None
-        );
-        // A fast window says no at once and starts the streak again.
-        heaps += 1 << 24;
-        assert_eq!(pace.wants_device(last + window, heaps, n, 0.4), Some(false));
-        heaps += 1 << 10;
-        assert_eq!(pace.wants_device(last + window * 2, heaps, n, 0.4), None);
+        // What each window says, for windows of `heaps` each after a first look `look` into the
+        // stretch, of a run of 2^30 heaps: 2^10 heaps a window is over 5e-6 s a heap (5000 s
+        // left), 2^20 under 6e-9 s (the device would not end it sooner).
+        let says = |look: Duration, heaps: &[usize]| {
+            let mut pace = HostPace::new(start);
+            let mut done = 1 << 22;
+            assert_eq!(pace.wants_device(start + look, done, 1 << 30, 0.4), None);
+            let mut at = start + look;
+            heaps
+                .iter()
+                .map(|&h| {
+                    // Within a window: nothing to say.
+                    assert_eq!(
+                        pace.wants_device(at + window / 4, done + 1, 1 << 30, 0.4),
+                        None
+                    );
+                    at += window;
+                    done += h;
+                    pace.wants_device(at, done, 1 << 30, 0.4)
+                })
+                .collect::<Vec<_>>()
+        };
+        let sample = (DEVICE_SAMPLE / window.as_secs_f64()).ceil() as usize;
+        let streak = DEVICE_STREAK as usize;
+        assert!(sample > streak, "the sample outlasts the streak");
+        // From the stretch's start: yes once the sample has passed.
+        let said = says(Duration::ZERO, &[SLOW; 8]);
+        assert_eq!(said.iter().position(Option::is_some), Some(sample - 1));
+        assert_eq!(said[sample - 1..], [Some(true); 8][sample - 1..]);
+        // After a first look past the sample: yes after the streak.
+        let late = Duration::from_millis(50);
+        let said = says(late, &[SLOW; 8]);
+        assert_eq!(said.iter().position(Option::is_some), Some(streak - 1));
+        assert!(said[streak - 1..].iter().all(|&s| s == Some(true)));
+        // A fast host after a slow first look: no at once.
+        assert_eq!(says(late, &[FAST]), [Some(false)]);
+        // A fast window starts the streak again.
+        let mut heaps = vec![SLOW; streak - 1];
+        heaps.push(FAST);
+        heaps.extend(vec![SLOW; streak]);
+        let said = says(late, &heaps);
+        assert_eq!(said[streak - 1], Some(false));
+        assert!(said[streak..2 * streak - 1].iter().all(Option::is_none));
+        assert_eq!(said[2 * streak - 1], Some(true));
     }
 
     /// Discovery grown by the block engine (the GPU run's unsettled spaces: .04 and .114 keep
