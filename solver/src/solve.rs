@@ -228,13 +228,9 @@ const HOST_BLOCK_MIN: usize = 1 << 10;
 
 /// The host's speculative stretch timed over windows: whether a GPU run wants its device.
 struct HostPace {
-    /// When the stretch started.
     started: Instant,
-    /// The start of the window: its time and the heaps computed then. None before the host's
-    /// first look at the stretch's values, which also shows the run's watcher every value before
-    /// the stretch (0.03 to 0.05 s for a resume of 2^22 heaps on an H100 host): that is not the
-    /// host's pace.
-    window: Option<(Instant, usize)>,
+    /// The start of the window: its time and the heaps computed then.
+    window: (Instant, usize),
     /// Windows in a row that said the device is wanted.
     streak: u32,
     /// Heaps of [`HOST_BLOCK`] at the pace of the last window (none before one).
@@ -242,11 +238,11 @@ struct HostPace {
 }
 
 impl HostPace {
-    /// The pace of a stretch that started at `started`.
-    fn new(started: Instant) -> HostPace {
+    /// The pace of a stretch that started at `started`, after `from` heaps.
+    fn new(started: Instant, from: usize) -> HostPace {
         HostPace {
             started,
-            window: None,
+            window: (started, from),
             streak: 0,
             block: usize::MAX,
         }
@@ -256,18 +252,14 @@ impl HostPace {
     /// device is wanted, that is whether at the host's pace over the window the device, given
     /// the `ready` seconds it needs to take over and its best pace, would end the run sooner
     /// ([`DEVICE_STREAK`] windows in a row, and not before [`DEVICE_SAMPLE`] into the stretch; a
-    /// window may say it is not at once). None at the first look (it starts the first window),
-    /// while the window lasts or when it has nothing to say.
+    /// window may say it is not at once). None while the window lasts or has nothing to say.
     fn wants_device(&mut self, now: Instant, heaps: usize, n: usize, ready: f64) -> Option<bool> {
-        let Some((at, before)) = self.window else {
-            self.window = Some((now, heaps));
-            return None;
-        };
+        let (at, before) = self.window;
         let secs = (now - at).as_secs_f64();
         if secs < DEVICE_WINDOW || heaps <= before {
             return None;
         }
-        self.window = Some((now, heaps));
+        self.window = (now, heaps);
         let host = secs / (heaps - before) as f64;
         self.block = ((HOST_BLOCK / host) as usize).max(HOST_BLOCK_MIN);
         let per_heap = host - 1.0 / DEVICE_PACE;
@@ -455,7 +447,7 @@ impl<'a> Stretches<'a> {
                         .prepare(&req.code, space, table, bits, g, req.verify);
                     let device = &self.device;
                     let mut period = false;
-                    let mut pace = HostPace::new(Instant::now());
+                    let mut pace = HostPace::new(Instant::now(), from);
                     let limit = run.block_limit();
                     limit.store(usize::MAX, Ordering::Relaxed);
                     let mut stop = |g: &[u16]| -> Result<bool, SolveError> {
@@ -632,11 +624,9 @@ mod tests {
         assert!(choice.device_next());
     }
 
-    /// The host's pace counts from its first look at a stretch's values: a slow first look (a
-    /// resume's, which shows the watcher every value before) does not make a fast host want the
-    /// device. A slow host wants it once `DEVICE_STREAK` windows in a row say so, and not before
-    /// `DEVICE_SAMPLE` into the stretch; one fast window says no at once and starts the streak
-    /// again.
+    /// A slow host wants the device once `DEVICE_STREAK` windows in a row say so, and not before
+    /// `DEVICE_SAMPLE` into the stretch; a fast window says no at once and starts the streak
+    /// again; within a window the host says nothing.
     #[test]
     fn the_host_wants_the_device_only_at_a_slow_pace_past_its_sample() {
         use std::time::Duration;
@@ -644,22 +634,18 @@ mod tests {
         const FAST: usize = 1 << 20;
         let window = Duration::from_secs_f64(DEVICE_WINDOW * 1.2);
         let start = Instant::now();
-        // What each window says, for windows of `heaps` each after a first look `look` into the
-        // stretch, of a run of 2^30 heaps: 2^10 heaps a window is over 5e-6 s a heap (5000 s
-        // left), 2^20 under 6e-9 s (the device would not end it sooner).
-        let says = |look: Duration, heaps: &[usize]| {
-            let mut pace = HostPace::new(start);
+        // What each window says, for windows of `heaps` each from a stretch's start after 2^22
+        // heaps, in a run of 2^30: 2^10 heaps a window is over 5e-6 s a heap (5000 s left),
+        // 2^20 under 6e-9 s (the device would not end the run sooner).
+        let says = |heaps: &[usize]| {
             let mut done = 1 << 22;
-            assert_eq!(pace.wants_device(start + look, done, 1 << 30, 0.4), None);
-            let mut at = start + look;
+            let mut pace = HostPace::new(start, done);
+            let mut at = start;
             heaps
                 .iter()
                 .map(|&h| {
-                    // Within a window: nothing to say.
-                    assert_eq!(
-                        pace.wants_device(at + window / 4, done + 1, 1 << 30, 0.4),
-                        None
-                    );
+                    let early = pace.wants_device(at + window / 4, done + 1, 1 << 30, 0.4);
+                    assert_eq!(early, None, "within a window");
                     at += window;
                     done += h;
                     pace.wants_device(at, done, 1 << 30, 0.4)
@@ -669,25 +655,22 @@ mod tests {
         let sample = (DEVICE_SAMPLE / window.as_secs_f64()).ceil() as usize;
         let streak = DEVICE_STREAK as usize;
         assert!(sample > streak, "the sample outlasts the streak");
-        // From the stretch's start: yes once the sample has passed.
-        let said = says(Duration::ZERO, &[SLOW; 8]);
+        // Slow from the start: yes once the sample has passed.
+        let said = says(&[SLOW; 8]);
         assert_eq!(said.iter().position(Option::is_some), Some(sample - 1));
-        assert_eq!(said[sample - 1..], [Some(true); 8][sample - 1..]);
-        // After a first look past the sample: yes after the streak.
-        let late = Duration::from_millis(50);
-        let said = says(late, &[SLOW; 8]);
-        assert_eq!(said.iter().position(Option::is_some), Some(streak - 1));
-        assert!(said[streak - 1..].iter().all(|&s| s == Some(true)));
-        // A fast host after a slow first look: no at once.
-        assert_eq!(says(late, &[FAST]), [Some(false)]);
-        // A fast window starts the streak again.
-        let mut heaps = vec![SLOW; streak - 1];
+        assert!(said[sample - 1..].iter().all(|&s| s == Some(true)));
+        // Fast: no at once.
+        assert_eq!(says(&[FAST]), [Some(false)]);
+        // A fast window past the sample starts the streak again.
+        let mut heaps = vec![SLOW; sample];
         heaps.push(FAST);
         heaps.extend(vec![SLOW; streak]);
-        let said = says(late, &heaps);
-        assert_eq!(said[streak - 1], Some(false));
-        assert!(said[streak..2 * streak - 1].iter().all(Option::is_none));
-        assert_eq!(said[2 * streak - 1], Some(true));
+        let said = says(&heaps);
+        assert_eq!(said[sample], Some(false));
+        assert!(said[sample + 1..sample + streak]
+            .iter()
+            .all(Option::is_none));
+        assert_eq!(said[sample + streak], Some(true));
     }
 
     /// Discovery grown by the block engine (the GPU run's unsettled spaces: .04 and .114 keep
