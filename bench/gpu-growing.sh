@@ -3,7 +3,8 @@
 # heaps on the GPU, then that run directory resumed for the next STRETCH heaps twice, on the
 # host's cores (`resume --engine auto`, a copy) and on the GPU (`resume --gpu`); time, values
 # per second and fnv1a64 of each (compare only within one command); with PREVIOUS=OCTAL2, that
-# binary resumes a third copy on the GPU too; with ROUNDS=R, the resumes are repeated R times.
+# binary resumes a third copy on the GPU too; with ROUNDS=R, the resumes are repeated R times, each
+# round starting one later in the order (a run's time depends on the one before it).
 # Usage: [TIMEOUT=S] [PREVIOUS=OCTAL2] [ROUNDS=R] bench/gpu-growing.sh OCTAL N STRETCH [CODE...]
 # (each run at most S seconds, default 550)
 set -u
@@ -28,7 +29,7 @@ except ValueError:
     print(f"{label}: failed after {ms / 1000:.1f} s: {open(err).read().strip()[-300:]}")
     sys.exit()
 sp = j.get("sparse") or {}
-print(f"{label}: {ms / 1000:.1f} s, n {j['n']}, fnv1a64 {j['fnv1a64']}, engine {j['engine']}, "
+print(f"{label}: {ms / 1000:.3f} s, n {j['n']}, fnv1a64 {j['fnv1a64']}, engine {j['engine']}, "
       f"rare {sp.get('rare_count')} (mask {sp.get('mask')}), last rare {sp.get('last_rare')}, "
       f"max {j.get('max_value')} at {j.get('max_value_at')}")
 PY
@@ -37,13 +38,17 @@ PY
 for code in $codes; do
     run "$code gpu to $n" "$octal" solve "$code" -n "$n" --gpu --out "$work/base$code"
     to=$((n + stretch))
-    for _ in $(seq "${ROUNDS:-1}"); do
-        for dir in cpu gpu ${PREVIOUS:+prev}; do
-            rm -rf "$work/$dir$code" && cp -r "$work/base$code" "$work/$dir$code"
+    sides=(cpu gpu ${PREVIOUS:+prev})
+    for round in $(seq 0 $(( ${ROUNDS:-1} - 1 ))); do
+        for k in "${!sides[@]}"; do
+            side=${sides[$(( (k + round) % ${#sides[@]} ))]}
+            rm -rf "$work/$side$code" && cp -r "$work/base$code" "$work/$side$code"
+            case $side in
+            cpu) run "$code cpu $n..$to" "$octal" resume "$work/cpu$code" -n "$to" --engine auto ;;
+            gpu) run "$code gpu $n..$to" "$octal" resume "$work/gpu$code" -n "$to" --gpu ;;
+            prev) run "$code gpu (previous) $n..$to" "$PREVIOUS" resume "$work/prev$code" -n "$to" --gpu ;;
+            esac
         done
-        run "$code cpu $n..$to" "$octal" resume "$work/cpu$code" -n "$to" --engine auto
-        run "$code gpu $n..$to" "$octal" resume "$work/gpu$code" -n "$to" --gpu
-        [ -n "${PREVIOUS:-}" ] && run "$code gpu (previous) $n..$to" "$PREVIOUS" resume "$work/prev$code" -n "$to" --gpu
     done
 done
 rm -rf "$work"
