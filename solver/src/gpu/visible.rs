@@ -6,9 +6,9 @@
 //! The answer is yes only where the case is plain: the kernel module loaded; every GPU it lists
 //! that is not excluded has its device file, open to this process, and no MIG instances; the
 //! control and unified-memory device files open too; and `CUDA_VISIBLE_DEVICES` unset or naming
-//! first an index below the count of those GPUs, or one's full UUID as the driver writes it. Anything else (MIG, a UUID
-//! prefix, GPUs hidden from a container, files this process may not open) is left to the
-//! driver.
+//! first an index below the count of those GPUs, or one's full UUID as the driver writes it.
+//! Anything else (MIG, a UUID prefix, GPUs hidden from a container, files this process may not
+//! open) is left to the driver.
 
 use rustix::fs::{Access, AtFlags};
 use std::fs;
