@@ -544,7 +544,7 @@ fn the_kernel_drivers_files_confirm_device_0_only_where_the_driver_finds_it() {
         let driver = octal_seeing(visible, &["gpu-info", "--found"])
             .status
             .success();
-        let files = solver::gpu::visible::shown_under(Path::new("/"), visible);
+        let files = octal_gpu::shown_under(Path::new("/"), visible);
         assert!(
             driver || !files,
             "{visible:?}: the files show device 0, the driver has none"

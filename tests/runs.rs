@@ -175,7 +175,7 @@ fn sigkill_around_a_change_of_space_loses_nothing() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The same with the GPU engine (`--gpu`, which every resume keeps): the device's blocks reach
+/// The same with the GPU engine (`--gpu`, which every resume keeps): the device's batches reach
 /// the run directory only proved, so a kill at any moment loses nothing either.
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
@@ -216,7 +216,7 @@ fn finished_run(name: &str) -> PathBuf {
 
 /// A run continues with another engine than the one it started with (a GPU machine may take a
 /// run the CPU began), to the values of a direct run; the run directory keeps the new engine. A
-/// resume refused for its flags leaves the directory as it found it (its last, shorter block
+/// resume refused for its flags leaves the directory as it found it (its last, shorter chunk
 /// included).
 #[test]
 fn a_run_continues_with_another_engine() {
@@ -257,14 +257,14 @@ fn damage_is_found_and_named() {
     let dir = finished_run("damage");
     let values = dir.join("values.bin");
     let good = std::fs::read(&values).unwrap();
-    // One flipped byte in block 3 (64-byte header, blocks of 2^16 one-byte values + checksum).
+    // One flipped byte in chunk 3 (64-byte header, chunks of 2^16 one-byte values + checksum).
     let mut bad = good.clone();
     bad[64 + 3 * (65536 + 8) + 100] ^= 0x40;
     std::fs::write(&values, &bad).unwrap();
-    assert_damage(&dir, "values.bin: block 3: checksum mismatch");
-    // Truncated inside block 4.
+    assert_damage(&dir, "values.bin: chunk 3: checksum mismatch");
+    // Truncated inside chunk 4.
     std::fs::write(&values, &good[..good.len() - 1000]).unwrap();
-    assert_damage(&dir, "values.bin: block 4: truncated");
+    assert_damage(&dir, "values.bin: chunk 4: truncated");
     std::fs::remove_file(&values).unwrap();
     assert_damage(&dir, "values.bin: missing");
     std::fs::write(&values, &good).unwrap();
@@ -695,7 +695,7 @@ fn the_frontier_checkpoints_agree_with_the_exact_engine() {
     assert!(files.len() >= 3, "{files:?}");
     let mut read = Vec::new();
     for file in &files {
-        let c = solver::compact::read(file).unwrap();
+        let c = octal_store::snapshot::read(file).unwrap();
         let h = &c.header;
         let dir = fresh_dir("frontier-exact");
         let d = dir.to_str().unwrap();
@@ -720,7 +720,7 @@ fn the_frontier_checkpoints_agree_with_the_exact_engine() {
             .map(|p| (p.n, p.fnv1a64.as_str()))
             .collect();
         assert_eq!(exact, stored, "{}", file.display());
-        let (_, values) = solver::rundir::check(&dir).unwrap();
+        let (_, values) = octal_store::rundir::check(&dir).unwrap();
         assert_eq!(&values[..h.exact], &c.first[..], "{}", file.display());
         let space = h.space().unwrap();
         let rare = RareTable::from_values(&space, &values[..HEAPS]);

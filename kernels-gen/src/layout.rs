@@ -3,7 +3,7 @@
 //! source must change. The host side of the solver reads the same numbers (block sizes, shared
 //! memory, window) so that its launches match the kernels.
 
-use crate::{Game, GenError, MAX_VALUE_BITS};
+use crate::spec::{GenError, KernelSpec, MAX_VALUE_BITS};
 use octal_core::codec::LoopTable;
 use octal_core::SparseKind;
 
@@ -43,7 +43,7 @@ pub struct Layout {
     /// The farthest distance back the ring and the packed options hold (`usize::MAX` where
     /// neither is in use).
     pub reach_cap: usize,
-    /// See [`Game::rare_sources`].
+    /// See [`KernelSpec::rare_sources`].
     pub rare_sources: bool,
     /// Threads of a `spec` block (one warp per heap; each lane keeps a bitset of `words` words).
     pub spec_threads: usize,
@@ -68,7 +68,7 @@ pub struct Layout {
 }
 
 impl Layout {
-    pub fn new(game: &Game<'_>) -> Result<Layout, GenError> {
+    pub fn new(game: &KernelSpec<'_>) -> Result<Layout, GenError> {
         // With rare sources a code must spare the sentinel: the codes of values below 2^8 are
         // one byte then, and of wider values two.
         let least = if game.rare_sources {

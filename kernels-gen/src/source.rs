@@ -3,8 +3,9 @@
 //! and the far-marking kernels. Only `render` and `render_far` write text; the kernels' bodies do
 //! not depend on the game beyond the macros and tables above them.
 
+use crate::layout::Layout;
 use crate::layout::{FAR_SLOTS, VERIFY_THREADS, WINDOW_MAX};
-use crate::{ctl, Game, Layout, GENERATOR_VERSION};
+use crate::spec::{ctl, KernelSpec, GENERATOR_VERSION};
 use std::fmt::Write;
 
 /// Steps of 32 splits between two checks of a `verify` warp's bitset.
@@ -16,7 +17,7 @@ pub const VERIFY_PAD: usize = 32 * VERIFY_UNROLL;
 /// Literal initialisers per line in the option tables.
 const PER_LINE: usize = 12;
 
-pub fn render(game: &Game<'_>, l: &Layout) -> String {
+pub fn render(game: &KernelSpec<'_>, l: &Layout) -> String {
     let rules = game.code.rules();
     let mut s = String::new();
     let w = &mut s;

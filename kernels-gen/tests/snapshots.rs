@@ -1,7 +1,7 @@
 //! Snapshot tests of the generated text: the committed files under `tests/snapshots/` are the
 //! expected output; `UPDATE_SNAPSHOTS=1 cargo test -p kernels-gen` rewrites them.
 
-use kernels_gen::{generate, Game, GenError, Layout};
+use kernels_gen::{generate, GenError, KernelSpec, Layout};
 use octal_core::codec::value_bits;
 use octal_core::{exact, Code, RareTable, SparseKind, SparseSpace};
 use std::path::PathBuf;
@@ -52,7 +52,7 @@ fn check_snapshot(name: &str, text: &str) {
 fn officers_snapshot() {
     let (code, space, table, bits) = game(".6", officers().1, 1 << 15);
     assert_eq!(table.len(), 1584);
-    let game = Game {
+    let game = KernelSpec {
         code: &code,
         space,
         table: &table,
@@ -72,7 +72,7 @@ fn domain_type_snapshot() {
         mask: 1,
     };
     let (code, space, table, bits) = game(".127", space, 1 << 12);
-    let game = Game {
+    let game = KernelSpec {
         code: &code,
         space,
         table: &table,
@@ -90,7 +90,7 @@ fn the_text_does_not_hold_the_table() {
     let (code, space) = officers();
     let text = |k: usize| {
         let table = RareTable::from_entries((1..=12_000).map(|n| (k * n, 0)).collect());
-        let game = Game {
+        let game = KernelSpec {
             code: &code,
             space,
             table: &table,
@@ -118,7 +118,7 @@ fn rare_sources_leave_room() {
     let (code, space) = officers();
     let table = RareTable::from_entries((1..=300).map(|n| (3 * n, 0)).collect());
     for (bits, rare_sources, code_bytes) in [(8, true, 1), (9, true, 2), (9, false, 1)] {
-        let game = Game {
+        let game = KernelSpec {
             code: &code,
             space,
             table: &table,
@@ -146,7 +146,7 @@ fn options_too_far_for_a_packed_word_stay_in_their_table() {
     let (code, space) = officers();
     for (last, shared) in [((1 << 24) - 2, true), (1 << 24, false)] {
         let table = RareTable::from_entries(vec![(0, 0), (1, 0), (last, 0)]);
-        let game = Game {
+        let game = KernelSpec {
             code: &code,
             space,
             table: &table,
@@ -163,7 +163,7 @@ fn options_too_far_for_a_packed_word_stay_in_their_table() {
 fn too_wide_values_are_refused() {
     let (code, space) = officers();
     let table = RareTable::from_entries(vec![(0, 0), (1, 0)]);
-    let game = Game {
+    let game = KernelSpec {
         code: &code,
         space,
         table: &table,

@@ -2,8 +2,11 @@
 //!
 //! It parses codes ([`code`]), holds the exact reference engine ([`exact`]) and the classic
 //! rare-value algorithm ([`classic`]), keeps sparse spaces and rare tables ([`sparse`]),
-//! discovers a game's space from its first values ([`discover`]), compresses values ([`codec`]), lists what the speculative loops read ([`codec::LoopTable`]) and fingerprints value sequences ([`fnv`]).
-//! It has no heavy dependencies: the proc macro, the CUDA generator and the solver build on it.
+//! discovers a game's space from its first values ([`discover`]), compresses values ([`codec`]),
+//! lists what the speculative loops read ([`codec::LoopTable`]), fingerprints value sequences
+//! ([`fnv`]), condenses a run's values into the statistics the literature quotes ([`stats`]) and
+//! finds and proves periods by the Octal Periodicity Theorem ([`period`]).
+//! It has no heavy dependencies: every other crate of the workspace builds on it.
 
 pub mod classic;
 pub mod code;
@@ -11,7 +14,9 @@ pub mod codec;
 pub mod discover;
 pub mod exact;
 pub mod fnv;
+pub mod period;
 pub mod sparse;
+pub mod stats;
 
 pub use code::{Code, ParseCodeError, Rules};
 pub use sparse::{RareTable, SparseKind, SparseSpace};

@@ -3,13 +3,14 @@
 //! it was built with, any other code gets the same discovery the build step runs), or the CUDA
 //! kernels of the GPU engine for the table a run's discovery finds.
 
-use crate::games;
-use crate::gpu_error::GpuError;
-use crate::run::{Request, SolveError, DISCOVERY_HEAPS};
+use crate::error::SolveError;
+use crate::request::{Request, DISCOVERY_HEAPS};
 use crate::solve::solve;
 use octal_core::codec::{value_bits, Codec, LoopTable};
 use octal_core::exact::ValueOverflow;
 use octal_core::{discover, Code, RareTable, SparseSpace};
+use octal_engines::games;
+use octal_gpu::GpuError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum CodegenError {
@@ -93,7 +94,7 @@ pub fn cuda(code: &Code) -> Result<String, CodegenError> {
     let max = solution.values.iter().copied().max().unwrap_or(0);
     // Where options still reach rare heaps, a run's kernels take rare sources (and so these).
     let hot_from = octal_core::codec::LoopTable::new(&code.rules(), space, &table).hot_from;
-    let game = kernels_gen::Game {
+    let game = kernels_gen::KernelSpec {
         code,
         space,
         table: &table,

@@ -1,10 +1,12 @@
 //! What a finished run prints: the human summary in the style of the literature, the JSON object
 //! (a contract: users' scripts read these field names), and the OEIS b-file.
 
-use crate::period::Period;
-use crate::run::{GpuTimings, Solution};
-use crate::summary::Summary;
+use crate::outcome::Solution;
+use octal_core::period::Period;
+use octal_core::stats::Summary;
 use octal_core::{Code, SparseSpace};
+use octal_engines::games::GAMES;
+use octal_gpu::GpuTimings;
 use serde_json::{json, Value};
 use std::io::{self, Write};
 
@@ -208,7 +210,7 @@ pub fn games_table() -> String {
         "{:<22} {:<7} {:<18} {:<7} {:>6} {:>8}  {}\n",
         "file", "code", "name", "kind", "mask", "rare", "specialised"
     );
-    for g in crate::games::GAMES {
+    for g in GAMES {
         let (kind, mask) = match g.space {
             Some(s) => (s.kind_name().to_string(), format!("{:#x}", s.mask)),
             None => ("none".to_string(), "-".to_string()),
@@ -230,8 +232,8 @@ pub fn games_table() -> String {
     }
     out + &format!(
         "(tables from heaps 0 .. {} at build time; aliases: {})\n",
-        crate::games::GAMES.first().map_or(0, |g| g.built_to) - 1,
-        crate::games::GAMES
+        GAMES.first().map_or(0, |g| g.built_to) - 1,
+        GAMES
             .iter()
             .flat_map(|g| g.aliases.iter().map(move |a| format!("{a} = {}", g.code)))
             .collect::<Vec<_>>()
@@ -241,17 +243,17 @@ pub fn games_table() -> String {
 
 /// The line a GPU run prints on stderr: where the device's time went.
 pub fn gpu_timings_line(t: &GpuTimings, verified: bool) -> String {
-    // What the block engine and the host's cores did, each a clause.
+    // What the marking engine and the host's cores did, each a clause.
     let mut host = Vec::new();
     if t.exact > 0 {
         host.push(format!(
-            "the device marked the far options of {} heaps (block engine), the host their near ones",
+            "the device marked the far options of {} heaps (marking engine), the host their near ones",
             t.exact
         ));
     }
     if t.host_classic > 0 {
         host.push(format!(
-            "the host's cores marked the far options of {} heaps (classic block engine, timed faster there)",
+            "the host's cores marked the far options of {} heaps (classic marking, timed faster there)",
             t.host_classic
         ));
     }
@@ -291,13 +293,13 @@ pub fn gpu_timings_line(t: &GpuTimings, verified: bool) -> String {
         );
     }
     format!(
-        "gpu: speculated {} heaps in {:.3} s of device time ({:.0}/s, {} rounds, {:.1} heaps a round), {verification}; the host took {} blocks in {:.3} s: it waited {:.3} s for the device, {:.3} s for {} flagged heaps checked exactly and {:.3} s for verifying again past them; corrections written in {:.3} s; {} kernel modules compiled and buffers filled in {:.3} s, {} heaps on the CPU while the table settled{clauses}",
+        "gpu: speculated {} heaps in {:.3} s of device time ({:.0}/s, {} rounds, {:.1} heaps a round), {verification}; the host took {} batches in {:.3} s: it waited {:.3} s for the device, {:.3} s for {} flagged heaps checked exactly and {:.3} s for verifying again past them; corrections written in {:.3} s; {} kernel modules compiled and buffers filled in {:.3} s, {} heaps on the CPU while the table settled{clauses}",
         t.speculated,
         t.speculate.as_secs_f64(),
         t.speculated_per_second(),
         t.rounds,
         t.heaps_per_round(),
-        t.blocks,
+        t.batches,
         t.taking.as_secs_f64(),
         t.waited.as_secs_f64(),
         t.check.as_secs_f64(),

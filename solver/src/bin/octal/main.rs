@@ -1,19 +1,15 @@
-//! The `octal` binary: parses the command line and dispatches to a command. Exit status 0 on
-//! success, 2 for bad input or usage (a damaged run directory included), 1 for a failure while
-//! running; every error is one line on stderr.
+//! The `octal` binary: parses the command line ([`cli`], [`validate`]) and dispatches to the
+//! library's commands (`solver::commands`). Exit status 0 on success, 2 for bad input or usage
+//! (a damaged run directory included), 1 for a failure while running; every error is one line
+//! on stderr.
 
-mod bench;
 mod cli;
-mod commands;
-mod survey;
+mod validate;
 
-use anyhow::Result;
 use clap::Parser;
-use cli::{Cli, Command, InputError};
-use solver::codegen::{self, CodegenError};
-use solver::report;
-use solver::run::SolveError;
-use solver::rundir::RunDirError;
+use cli::{Cli, Command, SurveyCommand};
+use solver::commands::{bench, carry, device, inspect, job, survey, CommandError};
+use solver::{codegen, report};
 
 fn main() {
     let cli = match Cli::try_parse() {
@@ -38,58 +34,46 @@ fn main() {
         }
     };
     if let Err(e) = run(cli) {
-        eprintln!("octal: {e:#}");
-        std::process::exit(exit_status(&e));
+        let status = e.exit_status();
+        eprintln!("octal: {:#}", anyhow::Error::from(e));
+        std::process::exit(status);
     }
 }
 
-/// 2 for bad input (a damaged or occupied run directory included), 1 for anything else.
-fn exit_status(e: &anyhow::Error) -> i32 {
-    let rundir = e
-        .downcast_ref::<RunDirError>()
-        .or_else(|| match e.downcast_ref::<SolveError>() {
-            Some(SolveError::RunDir(r)) => Some(r),
-            _ => None,
-        });
-    let bad_codegen = e
-        .downcast_ref::<CodegenError>()
-        .is_some_and(CodegenError::is_bad_request);
-    let bad_compact = e
-        .downcast_ref::<solver::compact::CompactError>()
-        .is_some_and(solver::compact::CompactError::is_bad_input);
-    let bad_survey = e
-        .downcast_ref::<octal_survey::store::StoreError>()
-        .is_some_and(octal_survey::store::StoreError::is_bad_input);
-    if e.downcast_ref::<InputError>().is_some()
-        || bad_survey
-        || bad_compact
-        || bad_codegen
-        || matches!(
-            rundir,
-            Some(RunDirError::Corrupt { .. } | RunDirError::Occupied(_))
-        )
-    {
-        2
-    } else {
-        1
-    }
-}
-
-fn run(cli: Cli) -> Result<()> {
+fn run(cli: Cli) -> Result<(), CommandError> {
     if cli.command.asks_for_gpu() {
-        commands::find_device_beside();
+        device::find_device_beside();
     }
     match cli.command {
-        Command::Solve(args) => commands::solve(cli::validate_solve(&args)?),
-        Command::Resume(args) => commands::resume(&args),
-        Command::Bench(args) => bench::run(&args),
+        Command::Solve(a) => job::solve(&validate::solve(&a)?),
+        Command::Resume(a) => job::resume(&validate::resume(&a)?, device::find_device_beside),
+        Command::Check(a) => inspect::check(&validate::check(&a)?),
+        Command::Status(a) => inspect::status(&a.dir, a.json),
+        Command::Checkpoint(a) => carry::checkpoint(&a.dir, &a.output),
+        Command::Restore(a) => carry::restore(&validate::restore(&a)?),
+        Command::Export(a) => {
+            let heaps = validate::heap_range(&a.from, a.to.as_deref())?;
+            inspect::export(&a.dir, a.format, heaps, a.output.as_deref())
+        }
+        Command::Plot(a) => {
+            let heaps = validate::heap_range(&a.from, a.to.as_deref())?;
+            inspect::plot(&a.dir, &a.output, a.kind, heaps)
+        }
+        Command::Survey(a) => match &a.command {
+            Some(SurveyCommand::Merge(m)) => {
+                let format = validate::table_format(m.format.as_deref(), m.json)?;
+                survey::merge(&m.dirs, &m.out, format)
+            }
+            None => survey::run(&validate::survey(&a)?),
+        },
+        Command::Bench(a) => bench::run(&validate::bench(&a)?),
         Command::Games => {
             print!("{}", report::games_table());
             Ok(())
         }
-        Command::Codegen(args) => {
-            let code = cli::parse_code(&args.code)?;
-            let text = if args.cuda {
+        Command::Codegen(a) => {
+            let code = validate::parse_code(&a.code)?;
+            let text = if a.cuda {
                 codegen::cuda(&code)?
             } else {
                 codegen::rust(&code)?
@@ -97,16 +81,6 @@ fn run(cli: Cli) -> Result<()> {
             print!("{text}");
             Ok(())
         }
-        Command::GpuInfo(args) => commands::gpu_info(&args),
-        Command::Check(args) => commands::check(&args),
-        Command::Status(args) => commands::status(&args),
-        Command::Checkpoint(args) => commands::checkpoint(&args),
-        Command::Restore(args) => commands::restore(&args),
-        Command::Export(args) => commands::export(&args),
-        Command::Plot(args) => commands::plot(&args),
-        Command::Survey(args) => match &args.command {
-            Some(cli::SurveyCommand::Merge(m)) => survey::merge(m),
-            None => survey::run(&args),
-        },
+        Command::GpuInfo(a) => device::gpu_info(a.found),
     }
 }

@@ -1,0 +1,495 @@
+//! The marking engine: exact values a batch of heaps at a time, the bulk of each heap's work in
+//! parallel, for stretches where rare values come too often for speculation to pay.
+//!
+//! For a batch of heaps N .. N + B, the options of a heap whose parts all lie below N ("far")
+//! read only final values, so every heap of the batch marks them at once, one heap per task.
+//! Two markings:
+//!
+//! * **Exact**: every far split, the definition itself.
+//! * **Classic** (a sparse space): the common values of far splits through the rare heaps below
+//!   N, then the far splits in order until every rare-class value below the heap's second free
+//!   common value is found (or the splits run out), as the classic rare-value algorithm does.
+//!
+//! Each heap keeps the first few values its far options leave free (and, for the classic
+//! marking, the rare-class values below them that no far split gave). Then, heap after heap, the
+//! near options (single heaps, whole moves, splits with a part in the batch: fewer than B + t)
+//! are marked and the value is the least free one they leave; a heap whose free values the near
+//! options all take is computed by the definition. Every value is exact; the order of the work
+//! changes nothing.
+
+use crate::stretch::{Ended, Engine, EngineError, FarMarker, Stretch, StretchEngine, FREE};
+use octal_core::exact::{self, mark_splits, Marks};
+use octal_core::{Rules, SparseSpace};
+use octal_store::values::ValueStore;
+use rayon::prelude::*;
+use std::ops::Range;
+
+/// How a batch marks the far options of its heaps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Marking {
+    /// Every far split (no sparse space, or rare values too common for one to pay).
+    Exact,
+    /// Through the rare heaps of this space, then splits until the rare values are covered.
+    Classic(SparseSpace),
+}
+
+/// What the far options of one heap leave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Far {
+    /// The least values of the heap's (common) class that no far option takes, increasing;
+    /// `u32::MAX` past the last.
+    free: [u32; FREE],
+    /// Of the classic marking: the rare-class values below `free[1]` that no far split gives
+    /// (all far splits were scanned when there are any), increasing, `u32::MAX` past the last.
+    missing: [u32; FREE],
+    /// More rare-class values are missing than `missing` holds.
+    overflow: bool,
+}
+
+/// The marking engine for one game: the rare heaps found so far (classic marking) and the
+/// rare-class values of each heap parity.
+pub struct MarkingEngine<'a> {
+    rules: &'a Rules,
+    marking: Marking,
+    /// Rare heaps (heap >= 1) below the next batch, with their values, packed as
+    /// `heap << 16 | value` ([`pack`]): half the bytes the marking streams a heap.
+    rare: Vec<u64>,
+    /// Rare-class values in increasing order, for heaps of rare parity 0 and 1.
+    rare_values: [Vec<u16>; 2],
+    /// Heaps computed by the definition because the near options took every free value.
+    pub fallbacks: usize,
+    /// The last stretch's far options were marked elsewhere (the device).
+    far_elsewhere: bool,
+}
+
+impl<'a> MarkingEngine<'a> {
+    /// An engine continuing after the exact values `g`.
+    pub fn new(rules: &'a Rules, marking: Marking, g: &[u16]) -> Self {
+        let (rare, rare_values) = match marking {
+            Marking::Exact => (Vec::new(), [Vec::new(), Vec::new()]),
+            Marking::Classic(space) => {
+                let rare = (1..g.len())
+                    .filter(|&n| space.is_rare(n, g[n]))
+                    .map(|n| pack(n, g[n]))
+                    .collect();
+                (rare, [space.rare_values(0), space.rare_values(1)])
+            }
+        };
+        MarkingEngine {
+            rules,
+            marking,
+            rare,
+            rare_values,
+            fallbacks: 0,
+            far_elsewhere: false,
+        }
+    }
+
+    /// The marking this engine uses.
+    pub fn marking(&self) -> Marking {
+        self.marking
+    }
+
+    /// The size of the batch starting at heap `start`: the near options of a heap number at
+    /// most the batch's length, so batches stay a small fraction of the heaps before them; larger
+    /// where a device marks the far options (a launch per batch).
+    pub fn batch_len(start: usize, on_device: bool) -> usize {
+        if on_device {
+            (start / 128).clamp(1024, 4096)
+        } else {
+            (start / 128).clamp(64, 1024)
+        }
+    }
+
+    /// Extends `g`, which holds the exact values of heaps `0..g.len()`, by one batch, at most
+    /// to `n` heaps. Parallel on the current rayon pool; with `device`, the far options are
+    /// marked there.
+    pub fn extend_batch(
+        &mut self,
+        g: &mut ValueStore,
+        n: usize,
+        device: Option<&mut (dyn FarMarker + '_)>,
+    ) -> Result<(), EngineError> {
+        let start = g.len();
+        let end = (start + Self::batch_len(start, device.is_some())).min(n);
+        let far: Vec<Far> = match (device, self.marking) {
+            (Some(device), Marking::Exact) => device
+                .exact(g, start..end)?
+                .into_iter()
+                .map(|free| Far {
+                    free,
+                    missing: [u32::MAX; FREE],
+                    overflow: false,
+                })
+                .collect(),
+            (Some(device), Marking::Classic(space)) => {
+                let (words, seen) = device.all(g, start..end)?;
+                (start..end)
+                    .into_par_iter()
+                    .map(|h| {
+                        let set = &seen[(h - start) * words..][..words];
+                        classic_far(space, h, |v| {
+                            let w = v as usize / 32;
+                            w < words && set[w] >> (v % 32) & 1 == 1
+                        })
+                    })
+                    .collect()
+            }
+            (None, _) => {
+                let head = &g[..];
+                (start..end)
+                    .into_par_iter()
+                    .map_init(Marks::default, |marks, h| self.far(head, h, marks))
+                    .collect()
+            }
+        };
+        g.resize(end, 0)?;
+        let mut near = Marks::default();
+        for (h, f) in (start..end).zip(&far) {
+            let v = match self.near(&g[..h], start, h, f, &mut near) {
+                Some(v) => v,
+                None => {
+                    self.fallbacks += 1;
+                    exact::value_of(self.rules, &g[..h], h, &mut near)?
+                }
+            };
+            g[h] = v;
+        }
+        if let Marking::Classic(space) = self.marking {
+            self.rare.extend(
+                (start.max(1)..end)
+                    .filter(|&h| space.is_rare(h, g[h]))
+                    .map(|h| pack(h, g[h])),
+            );
+        }
+        Ok(())
+    }
+
+    /// Whether `v` is of the common class at heap `h` (every value is, for the exact marking).
+    #[inline]
+    fn common(&self, h: usize, v: u32) -> bool {
+        match self.marking {
+            Marking::Exact => true,
+            Marking::Classic(space) => !space.is_rare(h, v as u16),
+        }
+    }
+
+    /// Marks the far options of heap `h` (parts below `g.len()`) and keeps what they leave.
+    fn far(&self, g: &[u16], h: usize, marks: &mut Marks) -> Far {
+        let start = g.len();
+        marks.clear();
+        // The far splits of each breaking digit i: h - i = a + b, a <= b < start.
+        let splits = |i: usize| -> Option<(usize, usize)> {
+            let s = h.checked_sub(i)?;
+            let lo = (s + 1).saturating_sub(start).max(1);
+            (lo <= s / 2).then_some((lo, s / 2))
+        };
+        match self.marking {
+            Marking::Exact => {
+                for &i in &self.rules.breaking {
+                    if let Some((lo, hi)) = splits(i) {
+                        let s = h - i;
+                        mark_splits(marks, &g[lo..=hi], &g[s - hi..=s - lo]);
+                    }
+                }
+            }
+            Marking::Classic(_) => {
+                for &i in &self.rules.breaking {
+                    let Some(s) = h.checked_sub(i) else { continue };
+                    let from = self.rare.partition_point(|&e| heap_of(e) + start <= s);
+                    let to = self.rare.partition_point(|&e| heap_of(e) < s);
+                    // The rare heaps a < s with s - a below `start` (so to >= from), eight at a
+                    // time (independent loads of the other part: 1.1x one at a time).
+                    let mut entries = self.rare[from..to].chunks_exact(8);
+                    for c in &mut entries {
+                        for &e in c {
+                            marks.insert(g[s - heap_of(e)] ^ e as u16);
+                        }
+                    }
+                    for &e in entries.remainder() {
+                        marks.insert(g[s - heap_of(e)] ^ e as u16);
+                    }
+                }
+            }
+        }
+        let free = first_free(|v| self.common(h, v) && !marks.contains(v as u16));
+        let mut far = Far {
+            free,
+            missing: [u32::MAX; FREE],
+            overflow: false,
+        };
+        if let Marking::Classic(space) = self.marking {
+            // Scan far splits in order until the rare values below free[1] are all found.
+            let all = &self.rare_values[space.rare_parity(h) as usize];
+            let needed = &all[..all.partition_point(|&v| u32::from(v) < free[1])];
+            let mut found = 0;
+            let mut covered = |marks: &Marks| {
+                while found < needed.len() && marks.contains(needed[found]) {
+                    found += 1;
+                }
+                found == needed.len()
+            };
+            let mut from = 0;
+            while !covered(marks) {
+                let mut scanned = false;
+                for &i in &self.rules.breaking {
+                    let Some((lo, hi)) = splits(i) else { continue };
+                    let (lo, hi) = (lo + from, hi.min(lo + from + SCAN - 1));
+                    if lo > hi {
+                        continue;
+                    }
+                    scanned = true;
+                    let s = h - i;
+                    mark_splits(marks, &g[lo..=hi], &g[s - hi..=s - lo]);
+                }
+                if !scanned {
+                    break;
+                }
+                from += SCAN;
+            }
+            let mut k = 0;
+            for &v in &needed[found..] {
+                if !marks.contains(v) {
+                    if k == FREE {
+                        far.overflow = true;
+                        break;
+                    }
+                    far.missing[k] = u32::from(v);
+                    k += 1;
+                }
+            }
+        }
+        far
+    }
+
+    /// The value of heap `h` from what its far options leave and its near options (`g` holds
+    /// heaps `0..h`; the batch started at `start`), or `None` when that does not decide it.
+    fn near(&self, g: &[u16], start: usize, h: usize, far: &Far, marks: &mut Marks) -> Option<u16> {
+        marks.clear();
+        exact::mark_single_options(self.rules, g, h, marks);
+        // The splits h - i = a + b with b at or past the batch's start: a <= h - i - start.
+        for &i in &self.rules.breaking {
+            let Some(s) = h.checked_sub(i) else { continue };
+            let hi = (s / 2).min(s.saturating_sub(start));
+            if hi >= 1 {
+                mark_splits(marks, &g[1..=hi], &g[s - hi..s]);
+            }
+        }
+        let c = *far
+            .free
+            .iter()
+            .find(|&&v| v > u32::from(u16::MAX) || !marks.contains(v as u16))?;
+        let classic = matches!(self.marking, Marking::Classic(_));
+        if classic && c > far.free[1] {
+            // Rare values between free[1] and c were not looked for.
+            return None;
+        }
+        let missing = far
+            .missing
+            .iter()
+            .copied()
+            .take_while(|&v| v < c)
+            .find(|&v| !marks.contains(v as u16));
+        match missing {
+            Some(v) => Some(v as u16),
+            None if far.overflow => None,
+            None => u16::try_from(c).ok(),
+        }
+    }
+}
+
+/// Extends the exact values `g` to `n` heaps by the classic marking under `space`, on every
+/// core: how discovery grows its range while rare values keep coming.
+pub fn grow_by_marking(
+    rules: &Rules,
+    space: SparseSpace,
+    g: &mut Vec<u16>,
+    n: usize,
+) -> Result<(), EngineError> {
+    let mut store = ValueStore::for_heaps(n)?;
+    store.extend_from_slice(g)?;
+    let mut engine = MarkingEngine::new(rules, Marking::Classic(space), &store);
+    while store.len() < n {
+        engine.extend_batch(&mut store, n, None)?;
+    }
+    g.extend_from_slice(&store[g.len()..]);
+    Ok(())
+}
+
+impl StretchEngine for MarkingEngine<'_> {
+    /// Extends the values batch by batch to `s.to` heaps, or until the watcher says stop; the
+    /// far options are marked by `s.far` where the driver gave one.
+    fn extend(&mut self, s: &mut Stretch<'_>) -> Result<Ended, EngineError> {
+        self.far_elsewhere = s.far.is_some();
+        let mut stopped = s.watch.proved(s.values)?;
+        while !stopped && s.values.len() < s.to {
+            self.extend_batch(s.values, s.to, s.far.as_deref_mut())?;
+            stopped = s.watch.proved(s.values)?;
+        }
+        Ok(if stopped {
+            Ended::Stopped
+        } else {
+            Ended::Reached
+        })
+    }
+
+    fn engine(&self) -> Engine {
+        match self.marking {
+            _ if self.far_elsewhere => Engine::Gpu,
+            Marking::Exact => Engine::Exact,
+            Marking::Classic(_) => Engine::Classic,
+        }
+    }
+}
+
+/// A rare heap and its value as one word: the heap above the value's 16 bits.
+fn pack(heap: usize, value: u16) -> u64 {
+    (heap as u64) << 16 | u64::from(value)
+}
+
+/// The heap of a word made by [`pack`].
+#[inline]
+fn heap_of(e: u64) -> usize {
+    (e >> 16) as usize
+}
+
+/// The first [`FREE`] values that are `free` (every value past 2^16 is).
+fn first_free(free: impl Fn(u32) -> bool) -> [u32; FREE] {
+    let mut first = [u32::MAX; FREE];
+    let mut v = 0u32;
+    for slot in first.iter_mut() {
+        while v <= u32::from(u16::MAX) && !free(v) {
+            v += 1;
+        }
+        *slot = v;
+        v += 1;
+    }
+    first
+}
+
+/// What every far split of heap `h` leaves under the classic marking, from `given`, which says
+/// whether some far split gives a value: the first common-class values none gives, and the
+/// rare-class values below the second of them that none gives (all far splits seen: the same
+/// as the classic marking's scan finds).
+fn classic_far(space: SparseSpace, h: usize, given: impl Fn(u32) -> bool) -> Far {
+    let common = |v: u32| !space.is_rare(h, v as u16);
+    let free = first_free(|v| common(v) && !given(v));
+    let mut far = Far {
+        free,
+        missing: [u32::MAX; FREE],
+        overflow: false,
+    };
+    let missing = (0..free[1].min(1 << 16)).filter(|&v| !common(v) && !given(v));
+    for (k, v) in missing.enumerate() {
+        if k == FREE {
+            far.overflow = true;
+            break;
+        }
+        far.missing[k] = v;
+    }
+    far
+}
+
+/// Far splits scanned between two checks of the rare values still missing.
+const SCAN: usize = 64;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use octal_core::{discover, Code};
+
+    /// The classic marking's far options from every far split (what the device marks) equal
+    /// the classic algorithm's scan, heap by heap, past the first 2^14 heaps of games whose rare
+    /// values keep coming.
+    #[test]
+    fn every_far_split_gives_the_classic_marking() {
+        for code in [".04", ".114", ".14"] {
+            let rules = code.parse::<Code>().unwrap().rules();
+            let g = exact::values(&rules, 1 << 14).unwrap();
+            let (space, _) = discover::best_space(&rules, &g).expect("a mask");
+            let engine = MarkingEngine::new(&rules, Marking::Classic(space), &g);
+            let mut marks = Marks::default();
+            let heaps = g.len()..g.len() + 300;
+            let (words, sets) = EveryFarSplit(&rules).sets(&g, heaps.clone());
+            for (h, set) in heaps.zip(sets.chunks(words)) {
+                let from_all = classic_far(space, h, |v| given(set, v));
+                assert_eq!(from_all, engine.far(&g, h, &mut marks), "{code} at {h}");
+            }
+        }
+    }
+
+    /// The device's far marking on the CPU: every far split of each heap.
+    struct EveryFarSplit<'r>(&'r Rules);
+
+    impl EveryFarSplit<'_> {
+        /// Each heap's bitset of the values its far splits give, `words` words a heap.
+        fn sets(&self, g: &[u16], heaps: Range<usize>) -> (usize, Vec<u32>) {
+            let max = g.iter().copied().max().unwrap_or(0);
+            let words = ((1usize << (u16::BITS - max.leading_zeros())) / 32).max(1);
+            let mut sets = vec![0u32; heaps.len() * words];
+            for (h, set) in heaps.zip(sets.chunks_mut(words)) {
+                for &i in &self.0.breaking {
+                    let Some(s) = h.checked_sub(i) else { continue };
+                    for a in (s + 1).saturating_sub(g.len()).max(1)..=s / 2 {
+                        let v = usize::from(g[a] ^ g[s - a]);
+                        set[v / 32] |= 1 << (v % 32);
+                    }
+                }
+            }
+            (words, sets)
+        }
+    }
+
+    /// Whether bitset `set` holds value `v` (none past its words).
+    fn given(set: &[u32], v: u32) -> bool {
+        set.get(v as usize / 32)
+            .is_some_and(|w| w >> (v % 32) & 1 == 1)
+    }
+
+    impl FarMarker for EveryFarSplit<'_> {
+        fn exact(
+            &mut self,
+            g: &[u16],
+            heaps: Range<usize>,
+        ) -> Result<Vec<[u32; FREE]>, EngineError> {
+            let (words, sets) = self.sets(g, heaps);
+            Ok(sets
+                .chunks(words)
+                .map(|set| first_free(|v| !given(set, v)))
+                .collect())
+        }
+
+        fn all(
+            &mut self,
+            g: &[u16],
+            heaps: Range<usize>,
+        ) -> Result<(usize, Vec<u32>), EngineError> {
+            Ok(self.sets(g, heaps))
+        }
+    }
+
+    /// The marking engine as it runs beside a device (every far split marked elsewhere, batches of
+    /// the device's length, the host marking the near options and reading the bitsets) equals the
+    /// exact engine: games with no sparse space (exact marking) and with rare values that keep
+    /// coming, .004's 15% among them (classic marking).
+    #[test]
+    fn the_marking_engine_with_its_far_splits_marked_elsewhere_equals_the_exact_engine() {
+        let (from, to) = (1 << 14, (1 << 14) + (1 << 12));
+        for code in [".0106", ".004", ".114", ".04"] {
+            let rules = code.parse::<Code>().unwrap().rules();
+            let want = exact::values(&rules, to).unwrap();
+            let marking = match discover::best_space(&rules, &want[..from]) {
+                Some((space, _)) if code != ".0106" => Marking::Classic(space),
+                _ => Marking::Exact,
+            };
+            let mut g = ValueStore::for_heaps(to).unwrap();
+            g.extend_from_slice(&want[..from]).unwrap();
+            let mut engine = MarkingEngine::new(&rules, marking, &g);
+            let mut device = EveryFarSplit(&rules);
+            while g.len() < to {
+                engine.extend_batch(&mut g, to, Some(&mut device)).unwrap();
+            }
+            assert_eq!(g[..], want[..], "{code} ({marking:?})");
+        }
+    }
+}

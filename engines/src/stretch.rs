@@ -1,0 +1,164 @@
+//! The one interface of the stretch engines: a run goes by stretches of heaps, and whichever
+//! engine the driver picks for a stretch extends the proved values through one call,
+//! [`StretchEngine::extend`], given the run's state for that stretch ([`Stretch`]). What the
+//! engines say while they work ([`Notice`]), what they are called in a run's report ([`Engine`])
+//! and why one may stop ([`EngineError`]) are here too.
+
+use crate::space_watch::SpaceChange;
+use octal_core::exact::ValueOverflow;
+use octal_core::{RareTable, SparseSpace};
+use octal_store::values::{ValueStore, ValuesError};
+use std::ops::Range;
+
+/// The run's state for one stretch: the values, how far to go, and whom to tell.
+pub struct Stretch<'r> {
+    /// The proved values of heaps `0..values.len()`, extended in place (candidates, unproved,
+    /// when `verify` is off).
+    pub values: &'r mut ValueStore,
+    /// The heaps to reach: `values.len()` grows to `to` unless the watcher or the corrections
+    /// end the stretch sooner.
+    pub to: usize,
+    /// False for `--speculate-only`: the speculative engines keep their candidates unproved.
+    pub verify: bool,
+    /// The stretch ends once the rare table has needed this many corrections, so that the
+    /// driver looks at the space again.
+    pub corrections: usize,
+    /// The device that marks the far options of the marking engine's batches, where the driver
+    /// chose it for this stretch (the other engines take none).
+    pub far: Option<&'r mut dyn FarMarker>,
+    /// Told of corrections, wider codes and stale build-time tables as they happen.
+    pub notify: &'r mut dyn FnMut(Notice),
+    /// Shown the proved values as they grow.
+    pub watch: &'r mut dyn Watch,
+}
+
+/// Free values kept per heap (the near options take the first ones only rarely).
+pub const FREE: usize = 4;
+
+/// The far options of the marking engine's batches, marked elsewhere (the GPU): the splits
+/// of each heap whose parts both lie before the batch.
+pub trait FarMarker {
+    /// For the exact marking: for each heap of `heaps` (`g` holds the exact values of the heaps
+    /// before them), the least [`FREE`] values that no split of the heap with both parts below
+    /// `g.len()` gives, increasing.
+    fn exact(&mut self, g: &[u16], heaps: Range<usize>) -> Result<Vec<[u32; FREE]>, EngineError>;
+
+    /// Every value a far split of each heap of `heaps` gives, as bitsets of `words` words a
+    /// heap (value v at bit v % 32 of word v / 32; values past them are not given): returns
+    /// `words` and the bitsets, heap after heap.
+    fn all(&mut self, g: &[u16], heaps: Range<usize>) -> Result<(usize, Vec<u32>), EngineError>;
+}
+
+/// What a run does with its proved values as they grow.
+pub trait Watch {
+    /// Shown the proved values (every heap from 0) each time they grow; `true` ends the stretch
+    /// there (a period is proved, a device is ready), with every value in the store proved.
+    fn proved(&mut self, g: &[u16]) -> Result<bool, EngineError>;
+
+    /// The most heaps an engine's next batch may hold (no bound by default): a watcher that
+    /// waits for something sees the values that much more often.
+    fn batch_limit(&self) -> usize {
+        usize::MAX
+    }
+}
+
+/// Any function of the proved values that says whether to stop watches a run.
+impl<F: FnMut(&[u16]) -> Result<bool, EngineError>> Watch for F {
+    fn proved(&mut self, g: &[u16]) -> Result<bool, EngineError> {
+        self(g)
+    }
+}
+
+/// How a call of [`StretchEngine::extend`] ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// The values reached the heaps asked for.
+    Reached,
+    /// The watcher said stop.
+    Stopped,
+    /// The rare table needed as many corrections as the stretch allowed.
+    Corrected,
+}
+
+/// An engine that computes stretches of heaps: the speculate-verify loop on the CPU
+/// ([`crate::speculative::Speculative`]), the marking engine ([`crate::marking::MarkingEngine`]),
+/// and in `octal-gpu` the device's loop and the host chain.
+pub trait StretchEngine {
+    /// Extends `s.values` towards `s.to` heaps; every value it adds is proved (with `s.verify`).
+    fn extend(&mut self, s: &mut Stretch<'_>) -> Result<Ended, EngineError>;
+
+    /// The engine that computed the heaps of the last call, as a run's report names it.
+    fn engine(&self) -> Engine;
+
+    /// The rare table the engine holds (the speculative engines), as corrected so far.
+    fn table(&self) -> Option<&RareTable> {
+        None
+    }
+}
+
+/// The engine that computed a stretch of a run's values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// Exact marking of every option, by batches.
+    Exact,
+    /// The classic rare-value algorithm's marking, by batches.
+    Classic,
+    /// The generic speculative loop with the verifier.
+    Generic,
+    /// A game's unrolled speculative loop with the verifier.
+    Unrolled,
+    /// The device: its speculation and verification, or its marking of far options.
+    Gpu,
+}
+
+impl Engine {
+    /// The name the summary and the JSON print.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Exact => "exact",
+            Engine::Classic => "classic",
+            Engine::Generic => "generic",
+            Engine::Unrolled => "unrolled",
+            Engine::Gpu => "gpu",
+        }
+    }
+}
+
+/// Things a run reports while it works (the binary prints them on stderr).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notice {
+    /// Verification found a heap the table had wrong; the table was corrected and the engine
+    /// rebuilt, and the run recomputes from the next heap.
+    TableCorrected {
+        heap: usize,
+        value: u16,
+        rare: bool,
+        table_len: usize,
+    },
+    /// A common value needed more bits: the engine was rebuilt with wider codes.
+    Widened { bits: u32 },
+    /// The game's build-time table lacked a rare value: the run goes on with the generic loop.
+    StaleBuildTable,
+    /// Discovery found this sparse space (or none); the engines start.
+    Discovered(Option<SparseSpace>),
+    /// The values computed so far show a clearly better sparse space (or none): the run goes on
+    /// with it from this heap.
+    SpaceChanged(SpaceChange),
+}
+
+/// Why an engine could not go on.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// A value past 16 bits.
+    #[error(transparent)]
+    Overflow(#[from] ValueOverflow),
+    /// The values could not be kept (an unwritable temporary directory, a full disk).
+    #[error(transparent)]
+    Values(#[from] ValuesError),
+    /// The device failed (its error comes from `octal-gpu`).
+    #[error(transparent)]
+    Device(Box<dyn std::error::Error + Send + Sync>),
+    /// The watcher failed (writing a run directory, say).
+    #[error(transparent)]
+    Watch(Box<dyn std::error::Error + Send + Sync>),
+}

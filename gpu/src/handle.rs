@@ -1,0 +1,191 @@
+//! The handles a run holds: device 0 being opened beside its work ([`Opening`]), the open
+//! device ([`Device`]) and what runs on it; with the `cuda` feature off they remain, and every
+//! attempt to reach a device fails with [`GpuError::NotBuilt`].
+
+use crate::error::GpuError;
+use crate::timings::GpuTimings;
+#[cfg(feature = "cuda")]
+use crate::{device, engine::DeviceEngine, far, found, opening};
+use octal_core::{Code, RareTable, SparseSpace};
+use octal_engines::stretch::FarMarker;
+use octal_engines::stretch::StretchEngine;
+
+/// Device 0 being opened beside the run's work (nothing is, without the `cuda` feature).
+pub struct Opening {
+    #[cfg(feature = "cuda")]
+    thread: opening::OpeningThread,
+}
+
+impl Opening {
+    /// Whether [`Opening::finish`] would not wait for the thread (it has ended, or there is none).
+    pub fn is_finished(&self) -> bool {
+        #[cfg(feature = "cuda")]
+        return self.thread.is_finished();
+        #[cfg(not(feature = "cuda"))]
+        true
+    }
+
+    /// Whether the thread has initialised the driver in the run's process.
+    pub fn is_initialised(&self) -> bool {
+        #[cfg(feature = "cuda")]
+        return self.thread.is_initialised();
+        #[cfg(not(feature = "cuda"))]
+        false
+    }
+
+    /// Whether the run has said that it needs the device, and not taken it back.
+    pub fn is_asked_for(&self) -> bool {
+        #[cfg(feature = "cuda")]
+        return self.thread.is_asked_for();
+        #[cfg(not(feature = "cuda"))]
+        true
+    }
+
+    /// Says whether the run needs the device: the thread waits for this before it initialises
+    /// the driver, and while the device is not wanted only confirms that it is there.
+    pub fn want(&self, wanted: bool) {
+        #[cfg(feature = "cuda")]
+        self.thread.want(wanted);
+        #[cfg(not(feature = "cuda"))]
+        let _ = wanted;
+    }
+
+    /// Has the thread compile, once the device is open and wanted, the kernels a device stretch
+    /// would start with for `table` under `space` after the proved values `g`.
+    pub fn prepare(&mut self, code: &Code, space: SparseSpace, table: &RareTable, g: &[u16]) {
+        #[cfg(feature = "cuda")]
+        {
+            let (code, table) = (code.clone(), table.clone());
+            let (g_len, g_max) = (g.len(), g.iter().copied().max().unwrap_or(0));
+            self.thread.then(move |gpu| {
+                DeviceEngine::new(gpu, &code, space, table).prepare(g_len, g_max, true)
+            });
+        }
+        #[cfg(not(feature = "cuda"))]
+        let _ = (code, space, table, g);
+    }
+
+    /// The open device, or why it could not be opened.
+    pub fn finish(self) -> Result<Device, GpuError> {
+        #[cfg(feature = "cuda")]
+        return Ok(Device {
+            gpu: self.thread.finish()?,
+        });
+        #[cfg(not(feature = "cuda"))]
+        Err(GpuError::NotBuilt)
+    }
+
+    /// Whether device 0 is there, for a run that ended while the device was opening: what the
+    /// thread has not begun (a context, kernels) is not made.
+    pub fn confirm(self) -> Result<(), GpuError> {
+        #[cfg(feature = "cuda")]
+        return self.thread.confirm();
+        #[cfg(not(feature = "cuda"))]
+        Err(GpuError::NotBuilt)
+    }
+}
+
+/// Starts opening device 0 on a thread of its own while the run goes on: the driver's
+/// initialisation and a context take some tenths of a second, which the run spends on the host's
+/// cores instead. A run the host's cores end first never opens it ([`Opening::want`]).
+pub fn open_beside() -> Opening {
+    Opening {
+        #[cfg(feature = "cuda")]
+        thread: opening::open_beside(),
+    }
+}
+
+/// Confirms device 0 for a GPU run the host's cores end first, without initialising the driver in
+/// the run's process: from the kernel driver's files where they plainly show it, else by starting
+/// `helper`, a process that prints [`FOUND`] where the driver finds it; nothing without the
+/// `cuda` feature.
+pub fn find_beside(helper: std::process::Command) {
+    #[cfg(feature = "cuda")]
+    found::find_beside(helper);
+    #[cfg(not(feature = "cuda"))]
+    drop(helper);
+}
+
+/// Whether the driver (initialised here), NVRTC and device 0 are there: what the helper of
+/// [`find_beside`] does.
+pub fn find_device() -> Result<(), GpuError> {
+    #[cfg(feature = "cuda")]
+    return device::Gpu::find();
+    #[cfg(not(feature = "cuda"))]
+    Err(GpuError::NotBuilt)
+}
+
+/// The open device 0: a handle, which clones share (none can exist without the `cuda`
+/// feature).
+#[derive(Clone)]
+pub struct Device {
+    #[cfg(feature = "cuda")]
+    gpu: device::Gpu,
+    #[cfg(not(feature = "cuda"))]
+    never: std::convert::Infallible,
+}
+
+impl Device {
+    /// Opens device 0 now.
+    pub fn open() -> Result<Device, GpuError> {
+        #[cfg(feature = "cuda")]
+        return Ok(Device {
+            gpu: device::Gpu::open()?,
+        });
+        #[cfg(not(feature = "cuda"))]
+        Err(GpuError::NotBuilt)
+    }
+
+    /// Lines for `octal gpu-info`: device, memory, architecture, driver and NVRTC versions.
+    pub fn info(&self) -> Result<Vec<String>, GpuError> {
+        #[cfg(feature = "cuda")]
+        return self.gpu.info();
+        #[cfg(not(feature = "cuda"))]
+        match self.never {}
+    }
+
+    /// Where the time of the device's stretches went so far.
+    pub fn timings(&self) -> GpuTimings {
+        #[cfg(feature = "cuda")]
+        return self.gpu.timings();
+        #[cfg(not(feature = "cuda"))]
+        match self.never {}
+    }
+
+    /// The speculate-verify loop on this device for `code` under `space`, seeded with `table`
+    /// and codes for values below 2^bits at least ([`DeviceEngine`]).
+    pub fn speculation(
+        &self,
+        code: &Code,
+        space: SparseSpace,
+        table: RareTable,
+        bits: u32,
+    ) -> Box<dyn StretchEngine> {
+        #[cfg(feature = "cuda")]
+        return Box::new(DeviceEngine::new(&self.gpu, code, space, table).with_bits(bits));
+        #[cfg(not(feature = "cuda"))]
+        {
+            let _ = (code, space, table, bits);
+            match self.never {}
+        }
+    }
+
+    /// The marking engine's far marking on this device, its kernels compiled for `code`.
+    pub fn far_marker(&self, code: &Code) -> Result<Box<dyn FarMarker>, GpuError> {
+        #[cfg(feature = "cuda")]
+        return Ok(Box::new(far::DeviceFar::new(&self.gpu, code)?));
+        #[cfg(not(feature = "cuda"))]
+        {
+            let _ = code;
+            match self.never {}
+        }
+    }
+}
+
+#[cfg(feature = "cuda")]
+impl DeviceEngine {
+    /// The loop on `device` for `code` under `space`, seeded with `table`.
+    pub fn on(device: &Device, code: &Code, space: SparseSpace, table: RareTable) -> DeviceEngine {
+        DeviceEngine::new(&device.gpu, code, space, table)
+    }
+}

@@ -1,0 +1,174 @@
+//! The standard summary of a run's values, in the style of the literature: the largest value
+//! and where it first occurs, the P-positions, the sparse heaps, and the `fnv1a64` fingerprint;
+//! and the same statistics of the first 2^k heaps for every power of two the run passed, as long
+//! computations are quoted.
+
+use crate::fnv::Fnv1a64;
+use crate::SparseSpace;
+
+/// Statistics of the values of heaps `0..n`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Summary {
+    pub n: usize,
+    pub fnv1a64: u64,
+    pub max_value: u16,
+    pub max_value_at: usize,
+    pub p_positions: usize,
+    pub last_p_position: usize,
+    /// Sparse heaps under the run's space: (count, last heap, its value).
+    pub rare: Option<(usize, usize, u16)>,
+    /// The statistics of heaps `0..2^k` for each `2^k <= n` from [`FIRST_POWER`] on.
+    pub powers: Vec<AtPower>,
+}
+
+/// The first power of two whose statistics a summary keeps (2^10 heaps).
+pub const FIRST_POWER: usize = 1 << 10;
+
+/// Statistics of the values of heaps `0..n`, `n` a power of two.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AtPower {
+    pub n: usize,
+    pub max_value: u16,
+    pub max_value_at: usize,
+    /// Sparse heaps under the run's space: (count, last heap).
+    pub rare: Option<(usize, usize)>,
+    pub fnv1a64: u64,
+}
+
+impl Summary {
+    pub fn of(values: &[u16], space: Option<&SparseSpace>) -> Summary {
+        Summarizer::new(space.copied()).finish(values, space)
+    }
+}
+
+/// A [`Summary`] folded as a run proves its values: a run's watcher feeds it every block, so that
+/// a long run does not end with a pass over its whole history (the `fnv1a64` of 10^10 values
+/// alone is ~30 s of one core).
+#[derive(Debug, Clone)]
+pub struct Summarizer {
+    space: Option<SparseSpace>,
+    hash: Fnv1a64,
+    /// The summary of the values fed so far (`n` of them), its `fnv1a64` not yet set.
+    sum: Summary,
+}
+
+impl Summarizer {
+    pub fn new(space: Option<SparseSpace>) -> Summarizer {
+        Summarizer {
+            space,
+            hash: Fnv1a64::new(),
+            sum: Summary {
+                n: 0,
+                fnv1a64: 0,
+                max_value: 0,
+                max_value_at: 0,
+                p_positions: 0,
+                last_p_position: 0,
+                rare: space.map(|_| (0, 0, 0)),
+                powers: Vec::new(),
+            },
+        }
+    }
+
+    /// Folds in `values[fed..]`, where `values` are the run's values so far (they extend the ones
+    /// fed before: proved values do not change).
+    pub fn feed(&mut self, values: &[u16]) {
+        let s = &mut self.sum;
+        for (n, &v) in values.iter().enumerate().skip(s.n) {
+            self.hash.write_value(v);
+            if v > s.max_value {
+                (s.max_value, s.max_value_at) = (v, n);
+            }
+            if v == 0 {
+                s.p_positions += 1;
+                s.last_p_position = n;
+            }
+            if let (Some(space), Some(r)) = (&self.space, s.rare.as_mut()) {
+                if space.is_rare(n, v) {
+                    *r = (r.0 + 1, n, v);
+                }
+            }
+            if n + 1 >= FIRST_POWER && (n + 1).is_power_of_two() {
+                s.powers.push(AtPower {
+                    n: n + 1,
+                    max_value: s.max_value,
+                    max_value_at: s.max_value_at,
+                    rare: s.rare.map(|r| (r.0, r.1)),
+                    fnv1a64: self.hash.finish(),
+                });
+            }
+        }
+        s.n = s.n.max(values.len());
+    }
+
+    /// The largest value fed so far.
+    pub fn max_value(&self) -> u16 {
+        self.sum.max_value
+    }
+
+    /// The sparse heaps fed so far, under the summarizer's space (none without one).
+    pub fn rare_count(&self) -> Option<usize> {
+        self.sum.rare.map(|r| r.0)
+    }
+
+    /// The summary of `values` under `space`: what was fed, and the rest; from scratch when the
+    /// run ended shorter than what was fed (a period's proof truncates) or under another space.
+    pub fn finish(mut self, values: &[u16], space: Option<&SparseSpace>) -> Summary {
+        if self.sum.n > values.len() || self.space.as_ref() != space {
+            return Summary::of(values, space);
+        }
+        self.feed(values);
+        self.sum.fnv1a64 = self.hash.finish();
+        self.sum
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fnv::fnv1a64_values;
+    use crate::SparseKind;
+    use proptest::collection::vec;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Fed in pieces (as a run's watcher feeds it) and finished on the whole, or on a shorter
+        /// run, a summarizer gives each statistic's definition.
+        #[test]
+        fn fed_in_pieces_it_gives_the_definitions(
+            values in vec(0u16..24, 0..2000),
+            mut cuts in vec(0usize..2000, 0..6),
+            shorter in 0usize..2000,
+        ) {
+            let space = SparseSpace { kind: SparseKind::Range, mask: 0b1010 };
+            let mut s = Summarizer::new(Some(space));
+            cuts.sort_unstable();
+            for c in cuts {
+                s.feed(&values[..c.min(values.len())]);
+            }
+            let sum = s.clone().finish(&values, Some(&space));
+            let max = values.iter().copied().max().unwrap_or(0);
+            prop_assert_eq!(sum.n, values.len());
+            prop_assert_eq!(sum.fnv1a64, fnv1a64_values(&values));
+            prop_assert_eq!(sum.max_value, max);
+            prop_assert_eq!(sum.max_value_at, values.iter().position(|&v| v == max).unwrap_or(0));
+            prop_assert_eq!(sum.p_positions, values.iter().filter(|&&v| v == 0).count());
+            prop_assert_eq!(sum.last_p_position, values.iter().rposition(|&v| v == 0).unwrap_or(0));
+            let rare: Vec<usize> = (0..values.len()).filter(|&n| space.is_rare(n, values[n])).collect();
+            let last = rare.last().map_or((0, 0), |&n| (n, values[n]));
+            prop_assert_eq!(sum.rare, Some((rare.len(), last.0, last.1)));
+            let powers: Vec<AtPower> = (10..12)
+                .map(|k| 1usize << k)
+                .filter(|&p| p <= values.len())
+                .map(|p| {
+                    let s = Summary::of(&values[..p], Some(&space));
+                    AtPower { n: p, max_value: s.max_value, max_value_at: s.max_value_at,
+                        rare: s.rare.map(|r| (r.0, r.1)), fnv1a64: s.fnv1a64 }
+                })
+                .collect();
+            prop_assert_eq!(&sum.powers, &powers);
+            let k = shorter.min(values.len());
+            prop_assert_eq!(s.finish(&values[..k], Some(&space)), Summary::of(&values[..k], Some(&space)));
+        }
+    }
+}

@@ -1,0 +1,250 @@
+//! `octal survey`: every code of up to D digits computed under one heap budget, one game per
+//! class of the rules on codes, each record kept as it finishes; then the classes and their
+//! tables. `octal survey merge` combines the directories of a sharded survey.
+
+use super::job::progress_bar;
+use super::{file_error, pool, CommandError};
+use crate::request::{EngineChoice, Request};
+use crate::solve::solve;
+use octal_core::stats::Summary;
+use octal_core::Code;
+use octal_survey::classes::{classify, Classes};
+use octal_survey::codes::{Shard, MAX_SURVEY_DIGITS};
+use octal_survey::record::{GameRecord, PeriodRecord, SparseRecord, HEAD};
+use octal_survey::store::{self, Meta, SurveyDir};
+use std::path::PathBuf;
+use std::time::Instant;
+
+type Result<T> = std::result::Result<T, CommandError>;
+
+/// A validated `octal survey`.
+#[derive(Debug, Clone)]
+pub struct SurveyConfig {
+    /// A survey directory to resume, or to extend to a larger `max_n`.
+    pub dir: Option<PathBuf>,
+    /// The digits of a new survey.
+    pub digits: Option<usize>,
+    /// The heap budget of every game.
+    pub max_n: Option<usize>,
+    /// The directory of a new survey (default `survey-D`).
+    pub out: Option<PathBuf>,
+    /// The table to print on standard output.
+    pub format: Option<TableFormat>,
+    pub gpu: bool,
+    /// The part of the games this survey computes.
+    pub shard: Option<Shard>,
+    pub threads: usize,
+    pub quiet: bool,
+}
+
+/// The default heap budget a game: the three-digit survey proves every period that shows
+/// within it and ends in about ten minutes on two cores.
+pub const DEFAULT_MAX_N: usize = 1 << 18;
+
+/// The table printed on standard output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableFormat {
+    Md,
+    Csv,
+    Json,
+}
+
+impl std::str::FromStr for TableFormat {
+    type Err = CommandError;
+
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "md" => Ok(TableFormat::Md),
+            "csv" => Ok(TableFormat::Csv),
+            "json" => Ok(TableFormat::Json),
+            _ => Err(CommandError::Input(format!(
+                "--format {s}: give md, csv or json"
+            ))),
+        }
+    }
+}
+
+/// `octal survey [DIR] --digits D ...`.
+pub fn run(args: &SurveyConfig) -> Result<()> {
+    let (max_n, shard) = (args.max_n, args.shard);
+    if let Some(n) = max_n {
+        if n < 1 << 10 {
+            return Err(CommandError::Input(format!(
+                "--max-n {n}: give at least 1024 heaps"
+            )));
+        }
+    }
+    if let Some(d) = args.digits {
+        if !(1..=MAX_SURVEY_DIGITS).contains(&d) {
+            return Err(CommandError::Input(format!(
+                "--digits {d}: give 1 to {MAX_SURVEY_DIGITS} digits after the point"
+            )));
+        }
+    }
+    let dir = match (&args.dir, args.digits) {
+        (Some(path), _) => {
+            if args.out.is_some() {
+                return Err(CommandError::Input(
+                    "give the survey directory or --out, not both".to_string(),
+                ));
+            }
+            let mut dir = SurveyDir::open(path)?;
+            let held = &dir.meta;
+            if args.digits.is_some_and(|d| d != held.digits)
+                || shard.is_some_and(|s| s != held.shard)
+            {
+                return Err(CommandError::Input(format!(
+                    "{} is a survey of {} digits (shard {}): --digits and --shard cannot change",
+                    path.display(),
+                    held.digits,
+                    held.shard
+                )));
+            }
+            if let Some(n) = max_n {
+                dir.extend(n)?;
+            }
+            dir
+        }
+        (None, Some(digits)) => {
+            let out = args
+                .out
+                .clone()
+                .unwrap_or_else(|| PathBuf::from(format!("survey-{digits}")));
+            let meta = Meta {
+                digits,
+                max_n: max_n.unwrap_or(DEFAULT_MAX_N),
+                version: env!("CARGO_PKG_VERSION").to_string(),
+                shard: shard.unwrap_or(Shard::WHOLE),
+            };
+            SurveyDir::create(&out, meta)?
+        }
+        (None, None) => {
+            return Err(CommandError::Input(
+                "give --digits D for a new survey, or the directory of one to resume".to_string(),
+            ))
+        }
+    };
+    let pool = pool(args.threads)?;
+    pool.install(|| compute_pending(&dir, args.gpu, args.quiet))?;
+    if dir.meta.shard.count > 1 {
+        eprintln!(
+            "octal: shard {} of the survey is complete in {}: combine the shards with octal survey merge",
+            dir.meta.shard,
+            dir.path().display()
+        );
+        return Ok(());
+    }
+    pool.install(|| finish(&dir, args.format))
+}
+
+/// `octal survey merge DIR... --out DIR`: the shards `dirs` combined into `out`, printing the
+/// table `format` asks for.
+pub fn merge(dirs: &[PathBuf], out: &std::path::Path, format: Option<TableFormat>) -> Result<()> {
+    let dir = store::merge(dirs, out)?;
+    finish(&dir, format)
+}
+
+/// Computes the games of `dir` that have no record under its budget, writing each as it ends.
+fn compute_pending(dir: &SurveyDir, gpu: bool, quiet: bool) -> Result<()> {
+    let pending = dir.pending()?;
+    let bar = progress_bar(
+        pending.len(),
+        quiet,
+        "{elapsed_precise} [{wide_bar}] {pos}/{len} games, ETA {eta} {msg}",
+    );
+    for code in pending {
+        bar.set_message(code.to_string());
+        let record = compute(&code, dir.meta.max_n, gpu)?;
+        dir.write(&record)?;
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    Ok(())
+}
+
+/// Solves `code` up to the proof of its period, at most `max_n` heaps, and keeps what the survey
+/// needs of it.
+fn compute(code: &Code, max_n: usize, gpu: bool) -> Result<GameRecord> {
+    let mut req = Request::new(code.clone(), max_n);
+    req.check_period = true;
+    if gpu {
+        req.engine = EngineChoice::Gpu;
+    }
+    let start = Instant::now();
+    let solution = solve(&req, &mut |_| {}).map_err(|source| CommandError::SurveyGame {
+        code: code.to_string(),
+        source,
+    })?;
+    let seconds = start.elapsed().as_secs_f64();
+    let g = &solution.values[..];
+    let s = Summary::of(g, solution.space.as_ref());
+    Ok(GameRecord {
+        code: code.to_string(),
+        max_n,
+        n: g.len(),
+        period: solution.period.map(|p| PeriodRecord {
+            period: p.period,
+            preperiod: p.preperiod,
+            checked_to: p.checked_to,
+        }),
+        max_value: s.max_value,
+        max_value_at: s.max_value_at,
+        p_positions: s.p_positions,
+        last_p_position: s.last_p_position,
+        sparse: solution
+            .space
+            .zip(s.rare)
+            .map(|(space, (count, last, _))| SparseRecord {
+                kind: space.kind_name().to_string(),
+                mask: format!("{:#x}", space.mask),
+                rare_count: count,
+                last_rare: last,
+            }),
+        fnv1a64: format!("{:016x}", s.fnv1a64),
+        head: g[..g.len().min(HEAD)].to_vec(),
+        engine: solution.engine.name().to_string(),
+        seconds,
+    })
+}
+
+/// Forms the classes of a complete survey, writes its tables and prints a line (or the table
+/// asked for).
+fn finish(dir: &SurveyDir, format: Option<TableFormat>) -> Result<()> {
+    let records = dir.records()?;
+    let classes: Classes = classify(dir.meta.digits, &records, &mut |code, n| {
+        solve(&Request::new(code.clone(), n), &mut |_| {})
+            .map(|s| s.values[..n].to_vec())
+            .map_err(|e| e.to_string())
+    })?;
+    dir.write_tables(&records, &classes)?;
+    let path = |name: &str| dir.path().join(name);
+    match format {
+        Some(f) => {
+            let file = match f {
+                TableFormat::Md => "survey.md",
+                TableFormat::Csv => "survey.csv",
+                TableFormat::Json => "survey.json",
+            };
+            let text = std::fs::read_to_string(path(file))
+                .map_err(file_error("cannot read", &path(file)))?;
+            print!("{text}");
+        }
+        None => {
+            let periodic = classes
+                .classes
+                .iter()
+                .filter(|c| c.record.period.is_some())
+                .count();
+            println!(
+                "survey of {} digits to {} heaps: {} classes ({} periodic, {} open); tables in {}",
+                dir.meta.digits,
+                dir.meta.max_n,
+                classes.classes.len(),
+                periodic,
+                classes.classes.len() - periodic,
+                path("survey.md").display()
+            );
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,60 @@
+//! Why a run could not finish ([`SolveError`]).
+
+use crate::request::EngineChoice;
+use octal_core::exact::ValueOverflow;
+use octal_core::Code;
+use octal_engines::stretch::EngineError;
+use octal_gpu::GpuError;
+use octal_store::rundir::RunDirError;
+use octal_store::values::ValuesError;
+
+/// Why a run could not finish.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    #[error(transparent)]
+    Overflow(#[from] ValueOverflow),
+    #[error(
+        "{code} has no sparse space, so the {} engine cannot run it (use --engine exact or auto)",
+        engine.name()
+    )]
+    NoSparseSpace { code: Code, engine: EngineChoice },
+    #[error(transparent)]
+    Gpu(#[from] GpuError),
+    /// The values could not be kept (an unwritable temporary directory, a full disk).
+    #[error(transparent)]
+    Values(#[from] ValuesError),
+    /// The watcher of a run failed (writing a run directory, say).
+    #[error(transparent)]
+    RunDir(#[from] RunDirError),
+    #[error("{0} has no unrolled engine: games/ does not specialise it (`octal games` lists those that are)")]
+    NoUnrolled(Code),
+    /// An engine failed otherwise (its device, say).
+    #[error(transparent)]
+    Engine(EngineError),
+}
+
+impl From<EngineError> for SolveError {
+    /// The engine's error, or the watcher's own where the watcher ended the run.
+    fn from(e: EngineError) -> Self {
+        match e {
+            EngineError::Overflow(o) => SolveError::Overflow(o),
+            EngineError::Values(v) => SolveError::Values(v),
+            EngineError::Watch(w) => match w.downcast::<SolveError>() {
+                Ok(own) => *own,
+                Err(w) => SolveError::Engine(EngineError::Watch(w)),
+            },
+            other => SolveError::Engine(other),
+        }
+    }
+}
+
+impl SolveError {
+    /// Whether the request itself was at fault (a choice of engine the game cannot take, a size
+    /// the engine refuses): bad input, not a failure while running.
+    pub fn is_bad_request(&self) -> bool {
+        matches!(
+            self,
+            SolveError::NoSparseSpace { .. } | SolveError::NoUnrolled(_)
+        )
+    }
+}

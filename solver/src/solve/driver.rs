@@ -1,0 +1,413 @@
+//! The stretch driver: between two stretches it looks at the space the values show, picks the
+//! engine that suits it (keeping the one it has where it still suits) and runs the stretch
+//! through the engines' one call, [`StretchEngine::extend`].
+//!
+//! The engines: a speculate-verify loop while rare heaps are seldom (the CPU's, or on a GPU run
+//! the device's, which takes tables of any length and rarer heaps less rare), the marking engine
+//! with the classic marking while they keep coming, with exact marking when no space makes them
+//! rare. A game of `games/` starts its host stretches from its build-time table and unrolled
+//! loop. The device's far marking serves the marking engine's stretches on a GPU run.
+
+use super::handoff::{FarChoice, RunWatch};
+use crate::error::SolveError;
+use crate::outcome::Span;
+use crate::request::{EngineChoice, Request};
+use octal_core::codec::value_bits;
+use octal_core::{RareTable, Rules, SparseSpace};
+use octal_engines::games::GameDef;
+use octal_engines::marking::{Marking, MarkingEngine};
+use octal_engines::space_watch::{Fit, SpaceChange, SpaceWatch};
+use octal_engines::speculative::Speculative;
+use octal_engines::stretch::{Engine, FarMarker, Notice, Stretch, StretchEngine};
+use octal_gpu::{GpuTimings, RunDevice};
+use octal_store::values::ValueStore;
+use std::time::Instant;
+
+/// Heaps the marking engine computes between two looks at the space: at least this many, and
+/// at least a sixteenth of the heaps before.
+const MARKING_STRETCH: usize = 1 << 12;
+
+/// The engine of the current stretch.
+enum Current<'a> {
+    None,
+    /// The CPU's speculate-verify loop.
+    Host(Box<Speculative<'a>>),
+    /// The device's speculation under a space.
+    Device(SparseSpace, Box<dyn StretchEngine>),
+    Marking(MarkingEngine<'a>),
+}
+
+impl Current<'_> {
+    /// The engine, for the stretch's one call.
+    fn engine(&mut self) -> &mut dyn StretchEngine {
+        match self {
+            Current::None => unreachable!("an engine is picked before each stretch"),
+            Current::Host(run) => run.as_mut(),
+            Current::Device(_, run) => run.as_mut(),
+            Current::Marking(run) => run,
+        }
+    }
+
+    /// Whether a change of space would cost the engine its table (and unrolled loop).
+    fn speculates(&self) -> bool {
+        matches!(self, Current::Host(_) | Current::Device(..))
+    }
+}
+
+/// What the engine of a stretch held before it: the device's table, the host loop's count of
+/// corrections.
+struct Before {
+    table: Option<RareTable>,
+    corrections: usize,
+}
+
+impl Before {
+    fn of(current: &Current<'_>) -> Before {
+        match current {
+            Current::Device(_, run) => Before {
+                table: run.table().cloned(),
+                corrections: 0,
+            },
+            Current::Host(run) => Before {
+                table: None,
+                corrections: run.corrections(),
+            },
+            _ => Before {
+                table: None,
+                corrections: 0,
+            },
+        }
+    }
+}
+
+/// How one stretch goes: where it ends and, for the marking engine, whether the device marks
+/// its far options.
+struct Plan {
+    to: usize,
+    corrections: usize,
+    far_on_device: bool,
+}
+
+/// The run's stretches: the space in use, what the values show, the device (a GPU run), and what
+/// was done.
+pub(super) struct Driver<'a> {
+    req: &'a Request,
+    rules: &'a Rules,
+    /// The game's build-time definition in games/, if any: its table seeds the host's
+    /// speculative stretches, and its unrolled loop computes them while the space is its own.
+    game: Option<&'static GameDef>,
+    space: Option<SparseSpace>,
+    watch: SpaceWatch,
+    stretches: Vec<Span>,
+    changes: Vec<SpaceChange>,
+    /// The engine of the last stretch (also of one that computed nothing).
+    last: Engine,
+    /// The GPU that computes the stretches that suit speculation.
+    device: RunDevice,
+    /// Heaps of a GPU run that the host computed while the device started, whose far options
+    /// the device marked, and whose far options the host marked, timed faster there.
+    host_counts: GpuTimings,
+    /// The last speculative stretch (the device's, or the host's before the device took over)
+    /// computed heaps and left the table as it was: the device's next goes on to the end.
+    settled: bool,
+    /// The device's far marking for the marking engine's stretches, once one came.
+    far: Option<Box<dyn FarMarker>>,
+    /// Which of the device and the host marks the next classic stretch.
+    far_choice: FarChoice,
+}
+
+impl<'a> Driver<'a> {
+    pub(super) fn new(
+        req: &'a Request,
+        rules: &'a Rules,
+        game: Option<&'static GameDef>,
+        space: Option<SparseSpace>,
+        device: RunDevice,
+    ) -> Driver<'a> {
+        Driver {
+            req,
+            rules,
+            game,
+            space,
+            watch: SpaceWatch::default(),
+            stretches: Vec::new(),
+            changes: Vec::new(),
+            last: Engine::Exact,
+            device,
+            host_counts: GpuTimings::default(),
+            settled: false,
+            far: None,
+            far_choice: FarChoice::default(),
+        }
+    }
+
+    /// Extends `g` to `req.n` heaps (or until `proved` says stop), stretch after stretch.
+    /// Returns the rare table of the speculative engine when it ran last.
+    pub(super) fn run(
+        &mut self,
+        g: &mut ValueStore,
+        notify: &mut dyn FnMut(Notice),
+        proved: &mut dyn FnMut(&[u16]) -> Result<bool, SolveError>,
+    ) -> Result<Option<RareTable>, SolveError> {
+        let mut current = Current::None;
+        loop {
+            self.watch.feed(g);
+            if self.look(g.len(), current.speculates(), notify) {
+                current = Current::None;
+            }
+            let fit = self.fit();
+            let from = g.len();
+            let plan = self.pick(fit, g, &mut current)?;
+            let before = Before::of(&current);
+            let started = Instant::now();
+            let mut watch = RunWatch::new(proved);
+            if matches!(current, Current::Host(_)) {
+                watch = watch.handing_over(&self.device, from, self.req.n);
+            }
+            let far = match &mut self.far {
+                Some(f) if plan.far_on_device => Some(f.as_mut() as &mut dyn FarMarker),
+                _ => None,
+            };
+            let mut stretch = Stretch {
+                values: g,
+                to: plan.to,
+                verify: self.req.verify,
+                corrections: plan.corrections,
+                far,
+                notify,
+                watch: &mut watch,
+            };
+            current.engine().extend(&mut stretch)?;
+            let stopped = watch.stop;
+            self.account(&current, (from, g.len()), before, started);
+            self.record(from, g.len(), current.engine().engine());
+            if stopped || g.len() >= self.req.n {
+                return Ok(match current {
+                    Current::Host(run) => Some(run.table().clone()),
+                    Current::Device(_, run) => run.table().cloned(),
+                    _ => {
+                        // The marking engines end on the best space of all the values.
+                        self.watch.feed(g);
+                        self.look(g.len(), false, notify);
+                        None
+                    }
+                });
+            }
+        }
+    }
+
+    /// The engine the values so far call for (the one asked for, where it is not `auto`).
+    fn fit(&self) -> Fit {
+        match (self.req.engine, self.space) {
+            (EngineChoice::Exact, _) => Fit::Exact,
+            (_, Some(s)) if self.needs_space() => Fit::Speculate(s),
+            _ => self.watch.fit(self.rules, self.space, self.device.is_gpu()),
+        }
+    }
+
+    /// Makes `current` the engine for `fit` after the values `g` (keeping the one it is where it
+    /// suits), and plans its stretch.
+    fn pick(
+        &mut self,
+        fit: Fit,
+        g: &ValueStore,
+        current: &mut Current<'a>,
+    ) -> Result<Plan, SolveError> {
+        let (req, rules, from) = (self.req, self.rules, g.len());
+        // To the next power of two, or sooner if rare heaps turn up often.
+        let next = (from + 1).next_power_of_two().min(req.n);
+        let corrections = ((next - from) >> 10).max(32);
+        let device_open = self.device.ready()?;
+        match fit {
+            Fit::Speculate(space) if device_open => {
+                if !matches!(current, Current::Device(s, _) if *s == space) {
+                    // The device's seed tables are the values' own: its stretches start where
+                    // they end, and it appends the rare heaps it finds.
+                    let seed = seed_table(None, space, g);
+                    // A table the host's last stretch left as it was stays settled.
+                    self.settled &= matches!(current, Current::Host(run) if *run.table() == seed);
+                    let device = self.device.device().expect("open");
+                    *current =
+                        Current::Device(space, device.speculation(&req.code, space, seed, 0));
+                }
+                // A stretch that found no rare value goes on to the end: each stretch fills the
+                // device again, and the space is looked at between them.
+                let to = if self.settled { req.n } else { next };
+                Ok(Plan {
+                    to,
+                    corrections,
+                    far_on_device: false,
+                })
+            }
+            Fit::Speculate(space) => {
+                if !matches!(current, Current::Host(_)) {
+                    let seed = seed_table(self.game, space, g);
+                    let unrolled = self
+                        .game
+                        .filter(|d| d.space == Some(space) && req.engine != EngineChoice::Generic)
+                        .and_then(|d| d.unrolled.as_ref().ok());
+                    let bits = seed_bits(&seed);
+                    *current = Current::Host(Box::new(Speculative::new(
+                        rules, space, seed, bits, unrolled,
+                    )));
+                }
+                // A GPU run's host computes while its device starts, which compiles the kernels
+                // for this table meanwhile, until the device is ready.
+                if let Current::Host(run) = current {
+                    self.device.prepare(&req.code, space, run.table(), g);
+                }
+                Ok(Plan {
+                    to: next,
+                    corrections,
+                    far_on_device: false,
+                })
+            }
+            Fit::Classic(_) | Fit::Exact => {
+                // The marking engine's stretches are slow: the device marks their far options.
+                self.device.want(true);
+                let marking = match fit {
+                    Fit::Classic(s) => Marking::Classic(s),
+                    _ => Marking::Exact,
+                };
+                if !matches!(current, Current::Marking(m) if m.marking() == marking) {
+                    *current = Current::Marking(MarkingEngine::new(rules, marking, g));
+                }
+                let to = (from + (from / 16).max(MARKING_STRETCH))
+                    .min((from + 1).next_power_of_two())
+                    .min(req.n);
+                // A GPU run marks the far options on the device.
+                if self.far.is_none() {
+                    if let Some(device) = self.device.device() {
+                        self.far = Some(device.far_marker(&req.code)?);
+                    }
+                }
+                // Exact marking on the device always (the host marks every split too).
+                let far_on_device = self.far.is_some()
+                    && (marking == Marking::Exact || self.far_choice.device_next());
+                Ok(Plan {
+                    to,
+                    corrections,
+                    far_on_device,
+                })
+            }
+        }
+    }
+
+    /// Takes account of a stretch that computed heaps `from..to`, `started` then, its engine
+    /// as it was `before`: whether the table settled, the far marking's timing, and a GPU run's
+    /// counts of the heaps its host computed.
+    fn account(
+        &mut self,
+        current: &Current<'_>,
+        (from, to): (usize, usize),
+        before: Before,
+        started: Instant,
+    ) {
+        let gpu = self.device.is_gpu();
+        match current {
+            Current::Device(_, run) => self.settled = run.table() == before.table.as_ref(),
+            Current::Host(run) => {
+                self.settled = run.corrections() == before.corrections && to > from;
+                if gpu {
+                    self.host_counts.starting += to - from;
+                }
+            }
+            Current::Marking(m) => {
+                let on_device = m.engine() == Engine::Gpu;
+                if self.far.is_some() && m.marking() != Marking::Exact {
+                    let secs = started.elapsed().as_secs_f64();
+                    self.far_choice.record(on_device, from, to, secs);
+                }
+                if on_device {
+                    self.host_counts.exact += to - from;
+                } else if self.far.is_some() {
+                    self.host_counts.host_classic += to - from;
+                } else if gpu {
+                    self.host_counts.starting += to - from;
+                }
+            }
+            Current::None => {}
+        }
+    }
+
+    /// Ends the run's use of the device: the space, the stretches, the changes of space and the
+    /// last stretch's engine, and a GPU run's timings (an error where it has no device, even one
+    /// the host finished).
+    #[allow(clippy::type_complexity)]
+    pub(super) fn finish(
+        self,
+    ) -> Result<
+        (
+            Option<SparseSpace>,
+            Vec<Span>,
+            Vec<SpaceChange>,
+            Engine,
+            Option<GpuTimings>,
+        ),
+        SolveError,
+    > {
+        let mut timings = self.host_counts;
+        if let Some(device) = self.device.device() {
+            timings.add(&device.timings());
+        }
+        let timings = self.device.finish()?.then_some(timings);
+        Ok((self.space, self.stretches, self.changes, self.last, timings))
+    }
+
+    /// Whether the engine asked for is the speculative loop, which needs a space throughout.
+    fn needs_space(&self) -> bool {
+        matches!(
+            self.req.engine,
+            EngineChoice::Generic | EngineChoice::Unrolled
+        )
+    }
+
+    /// Takes the space the values so far call for, from heap `heap` on; true if it changed.
+    fn look(&mut self, heap: usize, sticky: bool, notify: &mut dyn FnMut(Notice)) -> bool {
+        let chosen = self.watch.choose(self.rules, self.space, sticky);
+        let chosen = if self.needs_space() {
+            chosen.or(self.space)
+        } else {
+            chosen
+        };
+        if chosen == self.space {
+            return false;
+        }
+        let change = SpaceChange {
+            heap,
+            space: chosen,
+        };
+        self.changes.push(change);
+        notify(Notice::SpaceChanged(change));
+        self.space = chosen;
+        true
+    }
+
+    /// Notes that `engine` computed heaps `from..to`, joining the stretch before when it was
+    /// the same engine's.
+    fn record(&mut self, from: usize, to: usize, engine: Engine) {
+        self.last = engine;
+        match self.stretches.last_mut() {
+            Some(s) if s.engine == engine && s.to == from => s.to = to,
+            _ if to > from => self.stretches.push(Span { from, to, engine }),
+            _ => {}
+        }
+    }
+}
+
+/// The rare table a speculative engine starts from under `space`: the rare heaps among the
+/// proved values `g`, with the build-time table of games/ when it is of this space (it reaches
+/// farther).
+fn seed_table(game: Option<&GameDef>, space: SparseSpace, g: &[u16]) -> RareTable {
+    let mut entries = match game {
+        Some(d) if d.space == Some(space) => d.table().entries().to_vec(),
+        _ => Vec::new(),
+    };
+    entries.extend(RareTable::from_values(&space, g).entries());
+    RareTable::from_entries(entries)
+}
+
+/// Codes wide enough for the largest value of `seed`.
+fn seed_bits(seed: &RareTable) -> u32 {
+    value_bits(seed.entries().iter().map(|e| e.1).max().unwrap_or(0))
+}

@@ -1,0 +1,150 @@
+//! One run: discovery, then the engines, stretch after stretch, as the values call for them.
+//!
+//! The first heaps are computed exactly and handed to discovery (`octal-core`). The run then
+//! goes by stretches ([`driver`]): between two, the space watch looks at every value proved so
+//! far, keeps the sparse space or switches to a clearly better one, and the driver picks the
+//! engine that suits it and runs the stretch through the engines' one interface. On a GPU run
+//! the device opens beside the host's work, and [`handoff`] says when the host gives it the
+//! work. Every proved value passes the period search, which may end the run.
+
+mod driver;
+mod handoff;
+
+use crate::error::SolveError;
+use crate::outcome::Solution;
+use crate::request::{EngineChoice, Request};
+use driver::Driver;
+use octal_core::discover;
+use octal_core::period::PeriodSearch;
+use octal_engines::games;
+use octal_engines::marking::grow_by_marking;
+use octal_engines::stretch::Notice;
+use octal_gpu::RunDevice;
+use octal_store::values::ValueStore;
+
+/// Computes the values of heaps `0..req.n` (with `check_period`, up to the proof of a period,
+/// at most `req.n`), and the period they prove, if any, in a store that suits `req.n`
+/// ([`ValueStore::for_heaps`]). Parallel parts run on the current rayon pool.
+pub fn solve(req: &Request, notify: &mut dyn FnMut(Notice)) -> Result<Solution, SolveError> {
+    solve_watched(req, ValueStore::for_heaps(req.n)?, notify, &mut |_| Ok(()))
+}
+
+/// [`solve`] in the store `g`, which may hold proved values of an earlier run (heaps 0 ..)
+/// to continue from, showing `watch` the proved values (all heaps from 0) each time they grow;
+/// an error from `watch` ends the run with that error.
+pub fn solve_watched(
+    req: &Request,
+    mut g: ValueStore,
+    notify: &mut dyn FnMut(Notice),
+    watch: &mut dyn FnMut(&[u16]) -> Result<(), SolveError>,
+) -> Result<Solution, SolveError> {
+    let rules = req.code.rules();
+    let on_gpu = req.engine == EngineChoice::Gpu;
+    // The GPU engine's device opens while discovery runs.
+    let opening = on_gpu.then(octal_gpu::open_beside);
+    // For the GPU, discovery grows its range while the run needs the heaps, the space has not
+    // settled and they prove no period; the CPU engines follow the values instead.
+    let limit = if on_gpu {
+        req.n.min(req.discovery_max)
+    } else {
+        req.discovery_heaps
+    };
+    // The growth (unsettled spaces: rare values keep coming) by the marking engine on every
+    // core. Proved values of an earlier run are taken as they are, not computed again.
+    let (discovered, found) = discover::discover_growing(
+        &rules,
+        &g,
+        req.discovery_heaps,
+        limit,
+        &mut |g| PeriodSearch::new(rules.t, SEARCH_WINDOW).feed(g).is_some(),
+        &mut |space, g, n| Ok::<_, SolveError>(grow_by_marking(&rules, space, g, n)?),
+    )?;
+    notify(Notice::Discovered(found));
+    let game = games::find(&req.code);
+    // The space to start from: the one asked for, the build-time one of games/ (a starting
+    // point), else discovery's.
+    let space = req.space.or(game.and_then(|d| d.space)).or(found);
+    match (req.engine, space) {
+        (EngineChoice::Unrolled, _) if game.is_none_or(|d| d.unrolled.is_err()) => {
+            return Err(SolveError::NoUnrolled(req.code.clone()))
+        }
+        (EngineChoice::Generic, None) => {
+            return Err(SolveError::NoSparseSpace {
+                code: req.code.clone(),
+                engine: EngineChoice::Generic,
+            })
+        }
+        _ => {}
+    }
+    // Proved values are proved values: continue after the longer of an earlier run's and
+    // discovery's.
+    g.truncate(req.n);
+    let known = discovered.len().min(req.n);
+    if g.len() < known {
+        g.extend_from_slice(&discovered[g.len()..known])?;
+    }
+    drop(discovered);
+    // A short window: a repeat only proposes a period, the theorem proves it, so a game whose
+    // rare heaps recur with its period is found as soon as one shows.
+    let mut search = PeriodSearch::new(rules.t, SEARCH_WINDOW.max(rules.t + 1));
+    // Shows proved values to the watcher and the search; true when the run may stop.
+    let mut proved = |g: &[u16]| -> Result<bool, SolveError> {
+        if req.verify {
+            watch(g)?;
+        }
+        Ok(search.feed(g).is_some() && req.check_period)
+    };
+    // The device goes on starting (and compiles the first kernels) while the host's cores
+    // compute; a run without verification (whose engines see no proved values) waits for it.
+    let mut device = RunDevice::new(opening);
+    if !req.verify || !req.start_on_host {
+        device.wait()?;
+    }
+    let mut driver = Driver::new(req, &rules, game, space, device);
+    let table = driver.run(&mut g, notify, &mut proved)?;
+    let (space, stretches, changes, last, gpu_timings) = driver.finish()?;
+    let period = if req.verify { search.proved() } else { None };
+    if let (Some(p), true) = (period, req.check_period) {
+        g.truncate(p.checked_to);
+    }
+    Ok(Solution {
+        values: g,
+        space,
+        engine: last,
+        stretches,
+        changes,
+        verified: req.verify,
+        table,
+        period,
+        gpu_timings,
+    })
+}
+
+/// The window the period search hashes.
+const SEARCH_WINDOW: usize = 64;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use octal_core::exact;
+
+    /// Discovery grown by the marking engine (the GPU run's unsettled spaces: .04 and .114 keep
+    /// finding rare values) gives the exact engine's values.
+    #[test]
+    fn discovery_grown_by_marking_is_exact() {
+        for code in [".04", ".114", ".6"] {
+            let rules = code.parse::<octal_core::Code>().unwrap().rules();
+            let (g, _) = discover::discover_growing(
+                &rules,
+                &[],
+                1 << 11,
+                1 << 14,
+                &mut |_| false,
+                &mut |space, g, n| grow_by_marking(&rules, space, g, n),
+            )
+            .unwrap();
+            assert!(g.len() > 1 << 11, "{code} grew");
+            assert_eq!(g, exact::values(&rules, g.len()).unwrap(), "{code}");
+        }
+    }
+}
