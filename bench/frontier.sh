@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The frontier runs on the GPU, one at a time, each to its target, then checked twice and saved as
-# a compact checkpoint. Every call goes on where the last one stopped: a run directory that
-# exists is resumed, one that does not is restored from CKPT_DIR's checkpoint of that code where
+# a snapshot. Every call goes on where the last one stopped: a run directory that
+# exists is resumed, one that does not is restored from SNAP_DIR's checkpoint of that code where
 # there is one (a checkpoint that already reaches the target ends that run), else solved from
-# heap 0 (N@H: the first H heaps on the host's cores, where the device's block engine is slower,
+# heap 0 (N@H: the first H heaps on the host's cores, where the device's marking engine is slower,
 # then resumed on the device); each run gets at most TIMEOUT seconds a call (a killed run loses
 # nothing). A finished run is checked (`octal check --rare --sample 64`) and written to
-# WORK/CODE-N.ckpt. GPU=0 runs everything on the host's cores instead.
-# Usage: [TIMEOUT=S] [CKPT_DIR=D] [GPU=0] bench/frontier.sh OCTAL WORK [CODE:N[@H][:SPACE]...]
+# WORK/CODE-N.snap. GPU=0 runs everything on the host's cores instead.
+# Usage: [TIMEOUT=S] [SNAP_DIR=D] [GPU=0] bench/frontier.sh OCTAL WORK [CODE:N[@H][:SPACE]...]
 set -u
 octal=$1 work=$2; shift 2
 runs=${*:-.143:2^31:range:0xfd .114:2^26 .004:2^26@2^22}
@@ -26,8 +26,8 @@ for run in $runs; do
     dir=$work/R$code space=()
     [ -n "${kind:-}" ] && space=(--space "$kind:$mask")
     if [ ! -f "$dir/checkpoint.json" ]; then
-        saved=$(ls "${CKPT_DIR:-/nonexistent}"/0"$code"-*.ckpt 2>/dev/null | sort -V | tail -1)
-        heaps=${saved##*-}; heaps=${heaps%.ckpt}
+        saved=$(ls "${SNAP_DIR:-/nonexistent}"/0"$code"-*.snap 2>/dev/null | sort -V | tail -1)
+        heaps=${saved##*-}; heaps=${heaps%.snap}
         if [ -n "$saved" ] && [ "$heaps" -ge $(( ${n/^/**} )) ]; then
             echo "$code: $saved already holds $heaps heaps"; continue
         fi
@@ -48,5 +48,5 @@ for run in $runs; do
     [ "$(field "$work/status$code.json" "j['run']['state']")" = finished ] || continue
     timed "check$code" "$octal" check "$dir" --rare --sample 64 --json
     field "$work/check$code.out" "j['check']" 2>/dev/null
-    timed "checkpoint$code" "$octal" checkpoint "$dir" -o "$work/0$code-$(field "$work/status$code.json" "j['n']").ckpt"
+    timed "checkpoint$code" "$octal" checkpoint "$dir" -o "$work/0$code-$(field "$work/status$code.json" "j['n']").snap"
 done

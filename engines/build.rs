@@ -82,7 +82,7 @@ fn main() {
                         lt.entries.len()
                     )
                 } else if *max >= 512 {
-                    format!("Err(\"values reach {max}: one-byte codes do not hold them\")")
+                    format!("Err(\"values reach {max}: one-byte keys do not hold them\")")
                 } else {
                     let fp = table.fingerprint(space);
                     loops += &format!(

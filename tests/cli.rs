@@ -637,3 +637,80 @@ fn statistics_at_powers_of_two_are_those_of_the_shorter_runs() {
         assert_eq!(p["last_rare"], short["sparse"]["last_rare"], "n = {n}");
     }
 }
+
+/// The flags several commands share are spelled and described the same in each command's help:
+/// `-q, --quiet` wherever a progress bar shows, `--threads <T>` wherever values are computed,
+/// `--json` wherever a summary prints, and `--gpu`, `--out <DIR>`, `-n <N>` and `--max-n <N>`
+/// wherever a command takes them.
+#[test]
+fn shared_flags_mean_one_thing_everywhere() {
+    // Each command's short help: flag (its spelling without the value) -> (value, help text).
+    let help = |cmd: &str| -> std::collections::BTreeMap<String, (String, String)> {
+        let out = octal(&[cmd, "-h"]);
+        assert!(out.status.success(), "{cmd} -h");
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(str::trim)
+            .filter(|l| l.starts_with('-'))
+            .map(|l| {
+                let (flag, text) = l.split_once("  ").unwrap_or((l, ""));
+                let (spelling, value) = match flag.split_once(' ') {
+                    Some((s, v)) => (s.to_string(), v.to_string()),
+                    None => (flag.to_string(), String::new()),
+                };
+                // A default is the command's own.
+                let text = text.trim();
+                let text = text.split(" [default:").next().unwrap_or(text);
+                (spelling, (value, text.to_string()))
+            })
+            .collect()
+    };
+    let commands = [
+        "solve", "resume", "survey", "bench", "check", "restore", "status",
+    ];
+    let helps: Vec<_> = commands.iter().map(|c| (*c, help(c))).collect();
+    let has = |cmd: &str, flag: &str| helps.iter().any(|(c, h)| *c == cmd && h.contains_key(flag));
+    for cmd in ["solve", "resume", "survey", "restore"] {
+        assert!(has(cmd, "-q,"), "{cmd} takes -q, --quiet");
+    }
+    for cmd in ["solve", "resume", "survey", "bench", "check", "restore"] {
+        assert!(has(cmd, "--threads"), "{cmd} takes --threads");
+    }
+    for cmd in ["solve", "resume", "survey", "bench", "check", "status"] {
+        assert!(has(cmd, "--json"), "{cmd} takes --json");
+    }
+    for cmd in ["solve", "resume", "survey", "bench", "restore"] {
+        assert!(has(cmd, "--gpu"), "{cmd} takes --gpu");
+    }
+    // Every shared flag: one spelling of its value and one help text wherever it appears.
+    for flag in [
+        "-q,",
+        "--threads",
+        "--json",
+        "--gpu",
+        "--out",
+        "-n",
+        "--max-n",
+    ] {
+        let seen: Vec<(&str, &(String, String))> = helps
+            .iter()
+            .filter_map(|(c, h)| h.get(flag).map(|v| (*c, v)))
+            .collect();
+        assert!(seen.len() >= 2, "{flag} is shared: {seen:?}");
+        let texts: std::collections::BTreeSet<&str> =
+            seen.iter().map(|(_, (_, t))| t.as_str()).collect();
+        let values: std::collections::BTreeSet<&str> = seen
+            .iter()
+            .map(|(_, (v, _))| v.trim_start_matches('[').trim_end_matches(']'))
+            .collect();
+        assert_eq!(texts.len(), 1, "{flag}: one meaning: {seen:?}");
+        assert!(
+            values.len() == 1 || flag == "--json",
+            "{flag}: one spelling: {seen:?}"
+        );
+    }
+    // The survey takes -q as solve does.
+    let out = octal(&["survey", "-q", "--digits", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--digits 0"));
+}

@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use solver::request::{EngineChoice, Request};
 use solver::solve::solve;
 
-/// The CPU's speculate-verify loop seeded with `table` (codes for values below 2^bits, with the
+/// The CPU's speculate-verify loop seeded with `table` (keys for values below 2^bits, with the
 /// game's `unrolled` loop while the table is its own) extending `g` to `n` heaps in one stretch
 /// (candidates alone when `verify` is off), telling `notify`; the loop as it ends.
 fn speculate<'r>(
@@ -46,7 +46,7 @@ fn officers_exact(n: usize) -> Vec<u16> {
     exact::values(&".6".parse::<Code>().unwrap().rules(), n).unwrap()
 }
 
-/// From heap 0, seeded with the table of a 2^15-heap discovery, on both word widths, with the
+/// From heap 0, seeded with the table of a 2^15-heap discovery, on both key widths, with the
 /// values in memory and in a memory-mapped file.
 #[test]
 fn officers_from_heap_0_matches_exact_to_1e5() {
@@ -68,7 +68,7 @@ fn officers_from_heap_0_matches_exact_to_1e5() {
         );
         assert!(
             g == want,
-            "{bits}-bit codes ({g:?}) differ from the exact engine"
+            "{bits}-bit keys ({g:?}) differ from the exact engine"
         );
     }
 }

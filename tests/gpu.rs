@@ -1,6 +1,6 @@
 //! The GPU engine. With NVRTC (`. scripts/nvrtc-env.sh` installs it; without it these tests
 //! fail and say so) the generated source of every game in `tests/data`, of random
-//! codes, of wide codes and of a table too large for shared memory compiles for sm_90; with a
+//! codes, of wide keys and of a table too large for shared memory compiles for sm_90; with a
 //! device the GPU's values equal the CPU engine's, value by value (every game of `games/` to
 //! 10^6 heaps, Officers to 2^26, the test tables' games and random codes to 2^18, games without
 //! a sparse space, runs that start on the host's cores) or the CPU engine's recorded runs (the
@@ -111,7 +111,7 @@ fn generated_kernels_compile_with_nvrtc() {
     assert!(compiled >= 40, "only {compiled} sources compiled");
 }
 
-/// The block engine's far-marking kernels compile for every game of the tests' tables, with a
+/// The marking engine's far-marking kernels compile for every game of the tests' tables, with a
 /// space or without.
 #[test]
 fn far_kernels_compile_with_nvrtc() {
@@ -123,7 +123,7 @@ fn far_kernels_compile_with_nvrtc() {
 }
 
 /// Games that no sparse space fits (.0106 and .07, .004 until 2^17 heaps or more, and random
-/// codes whose first 4096 heaps show none): `--gpu` marks the exact block engine's far options on
+/// codes whose first 4096 heaps show none): `--gpu` marks the exact marking engine's far options on
 /// the device; value by value against the CPU.
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
@@ -159,12 +159,12 @@ fn officers_prefix() -> (Code, SparseSpace, RareTable, ValueStore) {
     (code, s.space.unwrap(), s.table.unwrap(), s.values)
 }
 
-/// No game of the tables needs values of 2^9 or more (two-byte codes) early, so the kernels for
+/// No game of the tables needs values of 2^9 or more (two-byte keys) early, so the kernels for
 /// Officers are generated with up to 13-bit values as well, with and without rare sources: every
-/// width must compile (the ring of two-byte codes no longer fits shared memory: sources come
+/// width must compile (the ring of two-byte keys no longer fits shared memory: sources come
 /// from global memory).
 #[test]
-fn wide_codes_compile_with_nvrtc() {
+fn wide_keys_compile_with_nvrtc() {
     need_nvrtc();
     let (code, space, table, _) = officers_prefix();
     for bits in [7, 8, 9, 10, 11, 12, 13] {
@@ -178,7 +178,7 @@ fn wide_codes_compile_with_nvrtc() {
             };
             let layout = kernels_gen::Layout::new(&game).unwrap();
             let one_byte = if rare_sources { bits <= 8 } else { bits <= 9 };
-            assert_eq!(layout.code_bytes, if one_byte { 1 } else { 2 });
+            assert_eq!(layout.key_bytes, if one_byte { 1 } else { 2 });
             let source = kernels_gen::generate(&game).unwrap();
             compile(&source, "compute_90")
                 .unwrap_or_else(|e| panic!("{bits} bits, rare sources {rare_sources}: {e}"));
@@ -186,7 +186,7 @@ fn wide_codes_compile_with_nvrtc() {
     }
 }
 
-/// A table too large for a block's shared memory (40 000 options, one-byte codes: more than fit
+/// A table too large for a CUDA block's shared memory (40 000 options, one-byte keys: more than fit
 /// beside the bitsets) makes the kernels read their options from the table in global memory, in
 /// the marking and the settle loops alike; no game of the tables has one this early, so a table
 /// is made up for Officers' space (every heap below 40 000 rare, value 0) to compile that source.
@@ -374,7 +374,7 @@ fn gpu_to_2_22_equals_the_recorded_cpu_runs() {
 /// each correction joins the device's table in place) and a small table, value by value against
 /// the CPU engine (whose classic algorithm takes a minute for .143 to 2^20 on 16 cores), and to
 /// 2^18 where a rare value comes every few dozen heaps (there the run's stretches go to the
-/// CPU's block engine; the next test drives the device's speculation on them).
+/// CPU's marking engine; the next test drives the device's speculation on them).
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn gpu_growing_tables_equal_the_cpu_engine() {
@@ -488,7 +488,7 @@ fn gpu_speculation_alone_is_labelled_unverified() {
 }
 
 /// The device's speculate-verify loop alone ([`DeviceEngine`], no cap on corrections) seeded
-/// with `table` and codes for values below 2^bits, extending `g` to `n` heaps, keeping what
+/// with `table` and keys for values below 2^bits, extending `g` to `n` heaps, keeping what
 /// `keep` says; returns the timings of its stretch.
 fn on_device(
     gpu: &Device,
@@ -518,7 +518,7 @@ fn on_device(
     }
 }
 
-/// Officers on the device from the CPU's first 2^17 heaps to 2^21, with `bits`-bit codes and what
+/// Officers on the device from the CPU's first 2^17 heaps to 2^21, with `bits`-bit keys and what
 /// `keep` says the device keeps, against the CPU engine.
 fn officers_on_the_device(gpu: &Device, cases: &[(u32, Option<Resident>)]) {
     let n = 1 << 21;
@@ -538,24 +538,24 @@ fn officers_on_the_device(gpu: &Device, cases: &[(u32, Option<Resident>)]) {
         );
         assert!(
             g == want.values,
-            "{bits}-bit codes, {keep:?}: GPU values differ"
+            "{bits}-bit keys, {keep:?}: GPU values differ"
         );
         eprintln!(
-            ".6 to {n} with {bits}-bit codes, {keep:?}: equal ({:.1} s)",
+            ".6 to {n} with {bits}-bit keys, {keep:?}: equal ({:.1} s)",
             started.elapsed().as_secs_f64()
         );
     }
 }
 
-/// The two-byte code path on the device: Officers' values (all below 2^9) computed by kernels
-/// generated for 10- and 12-bit codes equal the CPU engine's.
+/// The two-byte key path on the device: Officers' values (all below 2^9) computed by kernels
+/// generated for 10- and 12-bit keys equal the CPU engine's.
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
-fn gpu_wide_codes_equal_the_cpu_engine() {
+fn gpu_wide_keys_equal_the_cpu_engine() {
     officers_on_the_device(&device(), &[(10, None), (12, None)]);
 }
 
-/// A run longer than the device keeps: with a ring of 2^18 heaps (blocks of at most 2^16) and a
+/// A run longer than the device keeps: with a ring of 2^18 heaps (batches of at most 2^16) and a
 /// prefix of 2^16, the ring wraps 8 times on the way to 2^21, and heaps whose verification would
 /// need a split past the prefix are checked on the CPU; the values equal the CPU engine's.
 #[test]

@@ -1,6 +1,6 @@
 //! Long runs: a run directory survives SIGKILL at random moments (on the CPU and, where there is
 //! one, on the GPU), damage is found and named, two writers are refused, a failed write leaves
-//! the last checkpoint valid, compact checkpoints carry a run between machines, the frontier
+//! the last checkpoint valid, snapshots carry a run between machines, the frontier
 //! runs' checkpoints agree with the exact engine, and (on a GPU) a frontier run reproduces
 //! published statistics and passes its second check.
 
@@ -509,20 +509,20 @@ fn an_unwritable_temporary_directory_is_status_1() {
     );
 }
 
-/// A run's directory, its compact checkpoint, and the directory restored from it.
+/// A run's directory, its snapshot, and the directory restored from it.
 struct Restored {
     run: PathBuf,
     restored: PathBuf,
     file: PathBuf,
 }
 
-/// A run of `code` to `n` heaps in a fresh directory, its compact checkpoint, and that
+/// A run of `code` to `n` heaps in a fresh directory, its snapshot, and that
 /// checkpoint restored (`restore` with `flags`) into another fresh directory, whose values have
 /// the run's fnv1a64 at every power of two.
 fn restored(name: &str, code: &str, n: &str, flags: &[&str]) -> Restored {
     let run = fresh_dir(&format!("{name}-a"));
     let restored = fresh_dir(&format!("{name}-b"));
-    let file = fresh_dir(&format!("{name}.ckpt"));
+    let file = fresh_dir(&format!("{name}.snap"));
     let (da, db, f) = (
         run.to_str().unwrap(),
         restored.to_str().unwrap(),
@@ -561,12 +561,12 @@ impl Restored {
     }
 }
 
-/// A compact checkpoint carries a run between machines: .14 to 2^19 (its table grows the whole
+/// A snapshot carries a run between machines: .14 to 2^19 (its table grows the whole
 /// way) in well under a MiB, restored into a run directory whose values replay to every stored
 /// fnv1a64, which `resume` continues as if nothing had happened; a damaged or foreign file and an
 /// occupied directory are refused with one line (exit 2), and a failed restore leaves nothing.
 #[test]
-fn a_compact_checkpoint_restores_a_run() {
+fn a_snapshot_restores_a_run() {
     let r = restored("compact", ".14", "2^19", &[]);
     let (db, f) = (r.restored.to_str().unwrap(), r.file.to_str().unwrap());
     let size = std::fs::metadata(&r.file).unwrap().len();
@@ -592,12 +592,12 @@ fn a_compact_checkpoint_restores_a_run() {
     r.remove();
 }
 
-/// A compact checkpoint replayed on the GPU (`restore --gpu`): Officers to 2^23 (its table
+/// A snapshot replayed on the GPU (`restore --gpu`): Officers to 2^23 (its table
 /// settles at heap 20627, so the device replays nearly every heap) restores to the run's
 /// fnv1a64 at every power of two, and `resume --gpu` continues it to the values of a direct run.
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
-fn a_compact_checkpoint_replays_on_the_gpu() {
+fn a_snapshot_replays_on_the_gpu() {
     let info = octal(&["gpu-info"]);
     assert!(
         info.status.success(),
@@ -617,14 +617,14 @@ fn a_compact_checkpoint_replays_on_the_gpu() {
     r.remove();
 }
 
-/// Compact checkpoints of games whose rare values keep coming replayed on the GPU (`restore
+/// Snapshots of games whose rare values keep coming replayed on the GPU (`restore
 /// --gpu`): the device's kernels take the rare heaps from the table from the first heaps on,
 /// stopping before each, and the replay has the CPU run's fnv1a64 at every power of two. .114's
 /// rare heaps come every few hundred heaps to 2^20, .004's every few (15% of its first 2^19; at
-/// 2^18 no space makes them rare, and such a run has no compact checkpoint).
+/// 2^18 no space makes them rare, and such a run has no snapshot).
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
-fn growing_tables_compact_checkpoints_replay_on_the_gpu() {
+fn growing_tables_snapshots_replay_on_the_gpu() {
     for (code, n) in [(".114", "2^20"), (".004", "2^19")] {
         restored("compact-growing", code, n, &["--gpu"]).remove();
     }
@@ -676,20 +676,20 @@ fn dot143_to_2_28_on_the_gpu_as_flammenkamp() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The frontier runs' compact checkpoints (`results`, computed on a GPU) against the exact
+/// The frontier runs' snapshots (`results/snapshots`, computed on a GPU) against the exact
 /// engine on the CPU: their first 2^17 heaps have the checkpoints' fnv1a64 at every power of two
 /// and their first values, and the rare heaps below 2^17 under a checkpoint's space are its
 /// table's first entries, with their values. .143's table (to 2^31), .114's and .004's (to 2^26)
 /// hold the rare count, last rare heap and largest value Flammenkamp published at 2^28 and 2^26
 /// (unsolved.tsv).
 #[test]
-fn the_frontier_checkpoints_agree_with_the_exact_engine() {
+fn the_frontier_snapshots_agree_with_the_exact_engine() {
     const HEAPS: usize = 1 << 17;
-    let frontier = Path::new(env!("CARGO_MANIFEST_DIR")).join("../results");
+    let frontier = Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/snapshots");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&frontier)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ckpt"))
+        .filter(|p| p.extension().is_some_and(|x| x == "snap"))
         .collect();
     files.sort();
     assert!(files.len() >= 3, "{files:?}");
@@ -737,9 +737,9 @@ fn the_frontier_checkpoints_agree_with_the_exact_engine() {
     }
     let published = data("unsolved.tsv");
     for (code, file, n) in [
-        ("0.143", "0.143-2147483648.ckpt", 1 << 31),
-        ("0.114", "0.114-67108864.ckpt", 1 << 26),
-        ("0.004", "0.004-67108864.ckpt", 1 << 26),
+        ("0.143", "0.143-2147483648.snap", 1 << 31),
+        ("0.114", "0.114-67108864.snap", 1 << 26),
+        ("0.004", "0.004-67108864.snap", 1 << 26),
     ] {
         let row = published.iter().find(|r| r[0] == code).unwrap();
         let (_, c) = read.iter().find(|(f, _)| f == file).unwrap();

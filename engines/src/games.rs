@@ -4,7 +4,7 @@
 
 use octal_core::{Code, RareTable, SparseKind, SparseSpace};
 
-/// An unrolled speculative loop for one rare table (one-byte codes, 256 of them).
+/// An unrolled speculative loop for one rare table (one-byte keys, 256 of them).
 pub struct UnrolledLoop {
     /// The fingerprint of the table the loop was generated from.
     pub fingerprint: u64,
@@ -12,10 +12,10 @@ pub struct UnrolledLoop {
     pub entries: usize,
     /// The farthest distance back the loop reads.
     pub reach: usize,
-    /// Stamps the option codes of the heap whose code would stand at `at`.
-    /// Safety: `at - reach .. at` must be readable codes; `seen` must hold 256 bytes.
+    /// Stamps the option keys of the heap whose key would stand at `at`.
+    /// Safety: `at - reach .. at` must be readable keys; `seen` must hold 256 bytes.
     pub mark: unsafe fn(*const u8, *mut u8, u8),
-    /// The first unstamped code.
+    /// The first unstamped key.
     pub mex: fn(&[u8; 256], u8) -> Option<usize>,
 }
 

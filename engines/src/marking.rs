@@ -22,7 +22,6 @@ use octal_core::exact::{self, mark_splits, Marks};
 use octal_core::{Rules, SparseSpace};
 use octal_store::values::ValueStore;
 use rayon::prelude::*;
-use std::ops::Range;
 
 /// How a batch marks the far options of its heaps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -357,11 +356,11 @@ fn heap_of(e: u64) -> usize {
 fn first_free(free: impl Fn(u32) -> bool) -> [u32; FREE] {
     let mut first = [u32::MAX; FREE];
     let mut v = 0u32;
-    for slot in first.iter_mut() {
+    for free_value in first.iter_mut() {
         while v <= u32::from(u16::MAX) && !free(v) {
             v += 1;
         }
-        *slot = v;
+        *free_value = v;
         v += 1;
     }
     first
@@ -397,6 +396,7 @@ const SCAN: usize = 64;
 mod tests {
     use super::*;
     use octal_core::{discover, Code};
+    use std::ops::Range;
 
     /// The classic marking's far options from every far split (what the device marks) equal
     /// the classic algorithm's scan, heap by heap, past the first 2^14 heaps of games whose rare

@@ -4,7 +4,7 @@
 //!
 //! While a speculative loop runs (the CPU's or the GPU's), a space in use is kept unless another
 //! leaves at most 3/4 of its sparse heaps in the later half (and strictly fewer), so a game whose
-//! space holds never switches on a tie; the block engines, which a change costs nothing, take
+//! space holds never switches on a tie; the marking engines, which a change costs nothing, take
 //! the best space.
 
 use octal_core::discover::{best_of, Histogram, NONE_ABOVE};
@@ -15,13 +15,13 @@ use octal_core::{Rules, SparseSpace};
 pub const SPECULATE_MAX: f64 = 1.0 / 1024.0;
 
 /// The most entries (rare heaps times breaking digits) of a speculative loop: it runs on one
-/// thread, at about one entry a cycle, while the block engine's classic marking of the same
+/// thread, at about one entry a cycle, while the marking engine's classic marking of the same
 /// entries runs on every thread.
 pub const SPECULATE_ENTRIES: usize = 8192;
 
 /// The sparse fraction of the later half up to which the GPU speculates: its table is data of
 /// any length, and a correction costs it a round trip to the host (about a millisecond), while
-/// the block engine's cost per heap grows with the rare heaps (.143 to 2^20, one rare heap in
+/// the marking engine's cost per heap grows with the rare heaps (.143 to 2^20, one rare heap in
 /// 600: 2.5 s on one H100 against 68 s on 16 cores).
 pub const GPU_SPECULATE_MAX: f64 = 1.0 / 128.0;
 
@@ -48,9 +48,9 @@ pub struct SpaceWatch {
 pub enum Fit {
     /// Speculation from the rare table: rare heaps are seldom.
     Speculate(SparseSpace),
-    /// The classic algorithm by blocks: a space, but rare heaps keep coming.
+    /// The classic algorithm by batches: a space, but rare heaps keep coming.
     Classic(SparseSpace),
-    /// Exact marking by blocks: no space makes the sparse heaps rare.
+    /// Exact marking by batches: no space makes the sparse heaps rare.
     Exact,
 }
 

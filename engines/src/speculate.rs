@@ -5,7 +5,7 @@
 //! heap, or a rare heap beside a common one). Near the start (while the options of a heap can
 //! reach rare heaps on both sides) a careful loop works on full values and checks classes (a
 //! replay of a complete table takes it by batches on every core, [`Speculator::careful_batch`]);
-//! past that, the hot loop works on a window of compressed codes (one byte per value when the
+//! past that, the hot loop works on a window of compressed keys (one byte per value when the
 //! common values fit) with one load, one xor and one store per rare entry. The verifier proves every
 //! candidate; this module never decides what is reported.
 
@@ -15,49 +15,49 @@ use octal_core::exact::{self, Marks};
 use octal_core::{RareTable, Rules, SparseSpace};
 use std::ops::{BitXor, Range};
 
-/// A code word of the window: `u8` or `u16`.
-pub trait Word: Copy + Default + Send + Sync + 'static + BitXor<Output = Self> {
-    /// The most codes the word can hold.
-    const CODES: usize;
+/// The integer a key of the window is held in: `u8` or `u16`.
+pub trait KeyInt: Copy + Default + Send + Sync + 'static + BitXor<Output = Self> {
+    /// The most keys the integer holds.
+    const KEYS: usize;
     /// Whether the word is one byte (unrolled loops read one-byte windows).
     const BYTE: bool;
-    fn from_code(c: u16) -> Self;
+    fn from_key(c: u16) -> Self;
     fn index(self) -> usize;
 
     /// The marks of heaps `at[0 .. GROUP]` from `entries` (each at least [`GROUP`] back), in
-    /// 64-bit registers: one bit a code read, each rare entry's code xored in.
+    /// 64-bit registers: one bit a key read, each rare entry's key xored in.
     ///
     /// # Safety
     /// Every entry's distance is at least [`GROUP`] and at most what lies in the window before
-    /// `at`, and every code read (xored with an entry's) is below 64.
+    /// `at`, and every key read (xored with an entry's) is below 64.
     #[inline(always)]
     unsafe fn group_marks(at: *const Self, entries: &[[u32; 2]]) -> [u64; GROUP] {
         let mut marks = [0u64; GROUP];
         for &[d, c] in entries {
             let back = at.sub(d as usize);
-            let code = Self::from_code(c as u16);
+            let key = Self::from_key(c as u16);
             for (j, m) in marks.iter_mut().enumerate() {
-                *m |= 1u64 << (*back.add(j) ^ code).index();
+                *m |= 1u64 << (*back.add(j) ^ key).index();
             }
         }
         marks
     }
 
-    /// [`Word::group_marks`] where every code read (xored with an entry's) is below 32.
+    /// [`KeyInt::group_marks`] where every key read (xored with an entry's) is below 32.
     ///
     /// # Safety
-    /// As [`Word::group_marks`], with codes below 32.
+    /// As [`KeyInt::group_marks`], with keys below 32.
     #[inline(always)]
     unsafe fn group_marks32(at: *const Self, entries: &[[u32; 2]]) -> [u64; GROUP] {
         Self::group_marks(at, entries)
     }
 }
 
-impl Word for u8 {
-    const CODES: usize = 1 << 8;
+impl KeyInt for u8 {
+    const KEYS: usize = 1 << 8;
     const BYTE: bool = true;
     #[inline]
-    fn from_code(c: u16) -> Self {
+    fn from_key(c: u16) -> Self {
         c as u8
     }
     #[inline]
@@ -75,11 +75,11 @@ impl Word for u8 {
         let mut m = [_mm256_setzero_si256(); GROUP / 4];
         for &[d, c] in entries {
             let back = at.sub(d as usize);
-            let code = _mm256_set1_epi64x(i64::from(c));
+            let key = _mm256_set1_epi64x(i64::from(c));
             for (q, mq) in m.iter_mut().enumerate() {
                 let four = (back.add(4 * q) as *const i32).read_unaligned();
-                let codes = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(four));
-                let bits = _mm256_sllv_epi64(ones, _mm256_xor_si256(codes, code));
+                let keys = _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(four));
+                let bits = _mm256_sllv_epi64(ones, _mm256_xor_si256(keys, key));
                 *mq = _mm256_or_si256(*mq, bits);
             }
         }
@@ -98,19 +98,19 @@ impl Word for u8 {
         for &[d, c] in entries {
             let back = at.sub(d as usize);
             let eight = (back as *const i64).read_unaligned();
-            let codes = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(eight));
-            let code = _mm256_set1_epi32(c as i32);
-            m = _mm256_or_si256(m, _mm256_sllv_epi32(ones, _mm256_xor_si256(codes, code)));
+            let keys = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(eight));
+            let key = _mm256_set1_epi32(c as i32);
+            m = _mm256_or_si256(m, _mm256_sllv_epi32(ones, _mm256_xor_si256(keys, key)));
         }
         std::mem::transmute::<__m256i, [u32; GROUP]>(m).map(u64::from)
     }
 }
 
-impl Word for u16 {
-    const CODES: usize = 1 << 16;
+impl KeyInt for u16 {
+    const KEYS: usize = 1 << 16;
     const BYTE: bool = false;
     #[inline]
-    fn from_code(c: u16) -> Self {
+    fn from_key(c: u16) -> Self {
         c
     }
     #[inline]
@@ -119,9 +119,9 @@ impl Word for u16 {
     }
 }
 
-/// The code space ran out: a common value needs more bits than the engine was built for.
+/// The key space ran out: a common value needs more bits than the engine was built for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CodeOverflow {
+pub struct KeyOverflow {
     pub heap: usize,
 }
 
@@ -141,11 +141,11 @@ enum Sources {
 pub const CAREFUL_BATCH: usize = 1024;
 const CAREFUL_LANES: usize = 64;
 
-/// Window codes kept beyond the reach before the window is compacted.
+/// Window keys kept beyond the reach before the window is compacted.
 const WINDOW_SLACK: usize = 1 << 16;
 
-/// The speculative engine for one sparse space, rare table and code width.
-pub struct Speculator<W: Word> {
+/// The speculative engine for one sparse space, rare table and key width.
+pub struct Speculator<W: KeyInt> {
     rules: Rules,
     space: SparseSpace,
     codec: Codec,
@@ -153,17 +153,17 @@ pub struct Speculator<W: Word> {
     /// The first heap whose options reach at most one rare heap: the hot loop starts here.
     hot_from: usize,
     /// One entry per breaking digit and rare heap, nearest first: the distance back from n in
-    /// the high 48 bits, the code of the rare value in the low 16 (one load per entry).
+    /// the high 48 bits, the key of the rare value in the low 16 (one load per entry).
     entries: Vec<u64>,
     /// Distances back of single-heap options that stay common at n.
     singles: Vec<usize>,
     /// The farthest distance back the hot loop reads.
     reach: usize,
-    /// Stamped set of codes (length a power of two, at least the code space).
+    /// Stamped set of keys (length a power of two, at least the key space).
     seen: Vec<u8>,
     stamp: u8,
-    /// Number of codes in use: values below 2 * codes.
-    codes: usize,
+    /// Number of keys in use: values below 2 * keys.
+    keys: usize,
     window: Vec<W>,
     /// Heap of `window[0]`; the window holds heaps `window_heap .. window_heap + window.len()`.
     window_heap: usize,
@@ -171,11 +171,11 @@ pub struct Speculator<W: Word> {
     unrolled: Option<&'static UnrolledLoop>,
 }
 
-impl<W: Word> Speculator<W> {
-    /// An engine for `table`, with codes for values below `2^value_bits`. Entries of `table`
+impl<W: KeyInt> Speculator<W> {
+    /// An engine for `table`, with keys for values below `2^value_bits`. Entries of `table`
     /// whose value is not sparse at their heap are dropped: the engine predicts only rare values,
     /// and the verifier checks each prediction against the full mex. `unrolled`, a game's unrolled
-    /// loop, is used only when it was generated for exactly this table and these codes.
+    /// loop, is used only when it was generated for exactly this table and these keys.
     pub fn new(
         rules: &Rules,
         space: SparseSpace,
@@ -185,9 +185,9 @@ impl<W: Word> Speculator<W> {
     ) -> Self {
         let table = table.sparse_only(&space);
         let codec = Codec::new(space);
-        let codes = Codec::code_space(value_bits).min(W::CODES);
+        let keys = Codec::key_space(value_bits).min(W::KEYS);
         let unrolled = unrolled
-            .filter(|k| W::BYTE && codes == 256 && k.fingerprint == table.fingerprint(&space));
+            .filter(|k| W::BYTE && keys == 256 && k.fingerprint == table.fingerprint(&space));
         let lt = LoopTable::new(rules, space, &table);
         Speculator {
             rules: rules.clone(),
@@ -198,13 +198,13 @@ impl<W: Word> Speculator<W> {
             entries: lt
                 .entries
                 .iter()
-                .map(|&(off, code)| ((off as u64) << 16) | u64::from(code))
+                .map(|&(off, key)| ((off as u64) << 16) | u64::from(key))
                 .collect(),
             reach: lt.reach(),
             singles: lt.singles,
-            seen: vec![0; codes.max(256)],
+            seen: vec![0; keys.max(256)],
             stamp: 0,
-            codes,
+            keys,
             window: Vec::new(),
             window_heap: 0,
             unrolled,
@@ -212,16 +212,16 @@ impl<W: Word> Speculator<W> {
     }
 
     /// Takes a new rare heap `n` with value `v` (sparse at `n`, above every heap the table
-    /// lists, its code within the engine's code space) into the table and the loop, given the
+    /// lists, its key within the engine's key space) into the table and the loop, given the
     /// values `g` of heaps `0..=n`: the entries grow by one per breaking digit, in place, and the
     /// window is cut back to end at `n`. Returns false, changing nothing, for any other heap
     /// (the caller then builds a new engine).
     pub fn add_rare(&mut self, g: &[u16], n: usize, v: u16) -> bool {
-        let code = self.codec.encode(v);
+        let key = self.codec.encode(v);
         if n < 1
             || n <= self.table.last_heap()
             || !self.space.is_rare(n, v)
-            || usize::from(code) >= self.codes
+            || usize::from(key) >= self.keys
             || g.len() != n + 1
             || g[n] != v
         {
@@ -229,7 +229,7 @@ impl<W: Word> Speculator<W> {
         }
         self.table.set(n, Some(v));
         for &i in &self.rules.breaking {
-            let e = ((i + n) as u64) << 16 | u64::from(code);
+            let e = ((i + n) as u64) << 16 | u64::from(key);
             let at = self.entries.partition_point(|&x| x < e);
             self.entries.insert(at, e);
         }
@@ -238,10 +238,10 @@ impl<W: Word> Speculator<W> {
             .max(self.entries.last().map_or(0, |e| (e >> 16) as usize));
         self.hot_from = 2 * n + self.rules.t + 1;
         self.unrolled = None;
-        // The window holds codes of heaps window_heap ..; keep those below n, then n's.
+        // The window holds keys of heaps window_heap ..; keep those below n, then n's.
         if n >= self.window_heap + self.reach && n <= self.window_heap + self.window.len() {
             self.window.truncate(n - self.window_heap);
-            self.window.push(W::from_code(code));
+            self.window.push(W::from_key(key));
         } else {
             self.window.clear();
         }
@@ -259,7 +259,7 @@ impl<W: Word> Speculator<W> {
 
     /// Candidate values for heaps `prior.len()..prior.len() + out.len()` into `out`, given the
     /// values `prior` of the heaps before them.
-    pub fn speculate(&mut self, prior: &[u16], out: &mut [u16]) -> Result<(), CodeOverflow> {
+    pub fn speculate(&mut self, prior: &[u16], out: &mut [u16]) -> Result<(), KeyOverflow> {
         let from = prior.len();
         let end = from + out.len();
         let careful_end = end.min(self.hot_from).max(from);
@@ -274,7 +274,7 @@ impl<W: Word> Speculator<W> {
 
     /// One candidate on full values, checking every class: for heaps near the rare ones.
     /// `prior` and `done` hold the values of heaps `0..n` between them.
-    fn careful(&mut self, prior: &[u16], done: &[u16], n: usize) -> Result<u16, CodeOverflow> {
+    fn careful(&mut self, prior: &[u16], done: &[u16], n: usize) -> Result<u16, KeyOverflow> {
         if let Some(v) = self.table.get(n) {
             return Ok(v);
         }
@@ -293,15 +293,15 @@ impl<W: Word> Speculator<W> {
     /// them, on the current rayon pool: the options whose source lies before the batch are
     /// marked for sub-batches of its heaps in parallel, entry by entry (the sources of a
     /// sub-batch's heaps are then consecutive), then the heaps one after another with the rest.
-    pub fn careful_batch(&self, prior: &[u16], out: &mut [u16]) -> Result<(), CodeOverflow> {
+    pub fn careful_batch(&self, prior: &[u16], out: &mut [u16]) -> Result<(), KeyOverflow> {
         use rayon::prelude::*;
         let start = prior.len();
         assert!(
             out.len() <= CAREFUL_BATCH && start + out.len() <= self.hot_from,
             "a batch of the careful loop's heaps"
         );
-        // Values at or past 2 * codes have codes past the code space: no candidate's marks.
-        let limit = 2 * self.codes;
+        // Values at or past 2 * keys have keys past the key space: no candidate's marks.
+        let limit = 2 * self.keys;
         let words = limit.div_ceil(64);
         let add = |set: &mut [u64], v: u16| {
             if usize::from(v) < limit {
@@ -346,7 +346,7 @@ impl<W: Word> Speculator<W> {
         marks: &mut Marks,
         g: &impl Fn(usize) -> u16,
         n: usize,
-    ) -> Result<u16, CodeOverflow> {
+    ) -> Result<u16, KeyOverflow> {
         marks.clear();
         self.careful_options(g, n, Sources::Before(n), &mut |v| marks.insert(v));
         self.careful_pick(n, |v| marks.contains(v))
@@ -432,25 +432,25 @@ impl<W: Word> Speculator<W> {
         }
     }
 
-    /// The least common value at heap n that `marked` leaves; an overflow when the code space
+    /// The least common value at heap n that `marked` leaves; an overflow when the key space
     /// has no such value.
-    fn careful_pick(&self, n: usize, marked: impl Fn(u16) -> bool) -> Result<u16, CodeOverflow> {
+    fn careful_pick(&self, n: usize, marked: impl Fn(u16) -> bool) -> Result<u16, KeyOverflow> {
         let space = self.space;
         (0..=u16::MAX)
             .find(|&v| !space.is_rare(n, v) && !marked(v))
-            .filter(|&v| (self.codec.encode(v) as usize) < self.codes)
-            .ok_or(CodeOverflow { heap: n })
+            .filter(|&v| (self.codec.encode(v) as usize) < self.keys)
+            .ok_or(KeyOverflow { heap: n })
     }
 
     /// The candidates of the [`GROUP`] heaps from heap `n` (the window ends at heap `n`) given
     /// the marks of their far entries: the entries in `close` and the singles are marked `K`
-    /// heaps at once, each heap's code pushed and its value written to `out`. Returns the heaps
-    /// done: fewer than [`GROUP`] when a mex leaves the codes below 64 (the caller goes on with
+    /// heaps at once, each heap's key pushed and its value written to `out`. Returns the heaps
+    /// done: fewer than [`GROUP`] when a mex leaves the keys below 64 (the caller goes on with
     /// the stamped set).
     ///
     /// # Safety
     /// `close` and the singles read at least `K` and at most what lies in the window back, and
-    /// every code read (xored with an entry's) is below 64.
+    /// every key read (xored with an entry's) is below 64.
     #[inline(always)]
     unsafe fn near<const K: usize>(
         &mut self,
@@ -468,11 +468,11 @@ impl<W: Word> Speculator<W> {
             for (i, c) in mex.iter_mut().enumerate() {
                 *c = (!(marks[i] | far[j + i])).trailing_zeros() as usize;
             }
-            if !mex.iter().all(|&c| c < 64 && c < self.codes) {
+            if !mex.iter().all(|&c| c < 64 && c < self.keys) {
                 break;
             }
             for (i, &c) in mex.iter().enumerate() {
-                self.window.push(W::from_code(c as u16));
+                self.window.push(W::from_key(c as u16));
                 out[j + i] = self.codec.decode(n + j + i, c as u16, false);
             }
             j += K;
@@ -482,7 +482,7 @@ impl<W: Word> Speculator<W> {
 
     /// Candidates for heaps `from..` (all past `hot_from`) into the tail of `out`, which starts
     /// at heap `prior.len()`.
-    fn hot(&mut self, prior: &[u16], out: &mut [u16], from: usize) -> Result<(), CodeOverflow> {
+    fn hot(&mut self, prior: &[u16], out: &mut [u16], from: usize) -> Result<(), KeyOverflow> {
         let base = prior.len();
         // Continue the window if it ends at `from`, else rebuild it from the values.
         if self.window.is_empty() || self.window_heap + self.window.len() != from {
@@ -490,12 +490,12 @@ impl<W: Word> Speculator<W> {
             self.window.clear();
             for b in start..from {
                 let v = if b < base { prior[b] } else { out[b - base] };
-                self.window.push(W::from_code(self.codec.encode(v)));
+                self.window.push(W::from_key(self.codec.encode(v)));
             }
             self.window_heap = start;
         }
         let mask = self.seen.len() - 1;
-        // While every code the loop reads is below 64 (small values, the generic loop), a heap's
+        // While every key the loop reads is below 64 (small values, the generic loop), a heap's
         // marks fit one register: no stamps, and the mex is one count of trailing ones.
         let below = |limit: usize| {
             self.entries
@@ -506,7 +506,7 @@ impl<W: Word> Speculator<W> {
                     .all(|w| w.index() < limit)
         };
         let mut small = self.unrolled.is_none() && below(64);
-        // Codes below 32 (the far marks then take lanes of 32 bits).
+        // Keys below 32 (the far marks then take lanes of 32 bits).
         let mut narrow = small && below(32);
         let end = base + out.len();
         // The nearest heap back that any heap reads (over every entry: the lanes' reads must
@@ -545,7 +545,7 @@ impl<W: Word> Speculator<W> {
             if small && n + GROUP <= end {
                 let pos = n - self.window_heap;
                 assert!(pos >= self.reach && pos == self.window.len());
-                // SAFETY: every code read is below 64 (as below); each far entry reads at least
+                // SAFETY: every key read is below 64 (as below); each far entry reads at least
                 // GROUP and at most `reach` back from heaps pos .. pos + GROUP.
                 let marks = unsafe {
                     let at = self.window.as_ptr().add(pos);
@@ -565,9 +565,9 @@ impl<W: Word> Speculator<W> {
                         _ => self.near::<1>(n, &marks, &close, out),
                     }
                 };
-                let codes = &self.window[self.window.len() - done..];
+                let keys = &self.window[self.window.len() - done..];
                 small = done == GROUP;
-                narrow &= codes.iter().all(|c| c.index() < 32);
+                narrow &= keys.iter().all(|c| c.index() < 32);
                 n += done;
                 continue;
             }
@@ -577,8 +577,8 @@ impl<W: Word> Speculator<W> {
                 // Heaps no nearer than `near` to each other read none of each other: `chunk` of
                 // them at once (one lane each), else one.
                 let k = if n + chunk <= end { chunk } else { 1 };
-                // SAFETY: every code read is below 64 (checked above, and kept by leaving this
-                // path at the first code that is not), and heap pos + j reads at most `reach`
+                // SAFETY: every key read is below 64 (checked above, and kept by leaving this
+                // path at the first key that is not), and heap pos + j reads at most `reach`
                 // back and at least `near >= k > j` back: inside the window, before `pos`.
                 let marks = unsafe {
                     let at = self.window.as_ptr().add(pos);
@@ -590,9 +590,9 @@ impl<W: Word> Speculator<W> {
                     }
                 };
                 let mex = marks.map(|m| (!m).trailing_zeros() as usize);
-                if mex[..k].iter().all(|&c| c < 64 && c < self.codes) {
+                if mex[..k].iter().all(|&c| c < 64 && c < self.keys) {
                     for (j, &c) in mex[..k].iter().enumerate() {
-                        self.window.push(W::from_code(c as u16));
+                        self.window.push(W::from_key(c as u16));
                         out[n + j - base] = self.codec.decode(n + j, c as u16, false);
                     }
                     n += k;
@@ -610,15 +610,15 @@ impl<W: Word> Speculator<W> {
             assert!(pos >= self.reach && pos <= self.window.len());
             if let Some(k) = self.unrolled {
                 // SAFETY: `W` is `u8` (checked in `new`), so the window is bytes; the unrolled loop was
-                // generated for this table, so it reads at most `reach` codes back, and
+                // generated for this table, so it reads at most `reach` keys back, and
                 // `reach <= pos <= window.len()`; `seen` holds at least 256 bytes.
                 unsafe {
                     let at = self.window.as_ptr().add(pos) as *const u8;
                     (k.mark)(at, seen.as_mut_ptr(), stamp);
                 }
                 let seen: &[u8; 256] = seen[..256].try_into().expect("256 stamps");
-                let c = (k.mex)(seen, stamp).ok_or(CodeOverflow { heap: n })?;
-                self.window.push(W::from_code(c as u16));
+                let c = (k.mex)(seen, stamp).ok_or(KeyOverflow { heap: n })?;
+                self.window.push(W::from_key(c as u16));
                 out[n - base] = self.codec.decode(n, c as u16, false);
                 n += 1;
                 continue;
@@ -629,7 +629,7 @@ impl<W: Word> Speculator<W> {
             unsafe {
                 let at = self.window.as_ptr().add(pos);
                 for &e in &self.entries {
-                    let x = *at.sub((e >> 16) as usize) ^ W::from_code(e as u16);
+                    let x = *at.sub((e >> 16) as usize) ^ W::from_key(e as u16);
                     *seen.get_unchecked_mut(x.index() & mask) = stamp;
                 }
                 for &off in &self.singles {
@@ -637,8 +637,8 @@ impl<W: Word> Speculator<W> {
                     *seen.get_unchecked_mut(x.index() & mask) = stamp;
                 }
             }
-            let c = first_unstamped(&seen[..self.codes], stamp).ok_or(CodeOverflow { heap: n })?;
-            self.window.push(W::from_code(c as u16));
+            let c = first_unstamped(&seen[..self.keys], stamp).ok_or(KeyOverflow { heap: n })?;
+            self.window.push(W::from_key(c as u16));
             out[n - base] = self.codec.decode(n, c as u16, false);
             n += 1;
         }
@@ -647,13 +647,13 @@ impl<W: Word> Speculator<W> {
 }
 
 /// The marks of heaps `at[0 .. K]` (lane j: heap at + j) in 64-bit registers, the rest zero: one
-/// bit a code read, each rare entry's code xored in.
+/// bit a key read, each rare entry's key xored in.
 ///
 /// # Safety
 /// Every entry's distance and every single's offset is at least `K` and at most what lies in
-/// the window before `at`, and every code read (xored with an entry's) is below 64.
+/// the window before `at`, and every key read (xored with an entry's) is below 64.
 #[inline(always)]
-unsafe fn lanes<W: Word, const K: usize>(
+unsafe fn lanes<W: KeyInt, const K: usize>(
     at: *const W,
     entries: &[u64],
     singles: &[usize],
@@ -661,9 +661,9 @@ unsafe fn lanes<W: Word, const K: usize>(
     let mut marks = [0u64; 8];
     for &e in entries {
         let back = at.sub((e >> 16) as usize);
-        let code = W::from_code(e as u16);
+        let key = W::from_key(e as u16);
         for (j, m) in marks.iter_mut().take(K).enumerate() {
-            *m |= 1u64 << (*back.add(j) ^ code).index();
+            *m |= 1u64 << (*back.add(j) ^ key).index();
         }
     }
     for &off in singles {
@@ -699,12 +699,12 @@ fn first_unstamped(seen: &[u8], stamp: u8) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::{first_unstamped, Word, GROUP};
+    use super::{first_unstamped, KeyInt, GROUP};
     use proptest::prelude::*;
 
     proptest! {
         /// The vector lanes' marks of a group equal one shift and or per heap and entry, for
-        /// codes below 64 and below 32.
+        /// keys below 64 and below 32.
         #[test]
         fn group_marks_equal_the_definition(
             window in proptest::collection::vec(0u8..64, 200),
@@ -718,7 +718,7 @@ mod tests {
                 })
             };
             // SAFETY: every entry reads GROUP to 150 heaps back from heaps 150 .. 158 of 200,
-            // and every code and entry code is below 64 (below 32 for the second).
+            // and every key and entry key is below 64 (below 32 for the second).
             let wide = unsafe { u8::group_marks(window.as_ptr().add(at), &entries) };
             prop_assert_eq!(wide, marks(&window, &entries));
             let narrow_window: Vec<u8> = window.iter().map(|c| c % 32).collect();
@@ -732,7 +732,7 @@ mod tests {
     /// the whole table (the values themselves) and with half of it (other candidates), on games
     /// with whole moves, single heaps and splits, over several batches.
     #[test]
-    fn careful_batchs_equal_the_careful_loop() {
+    fn careful_batches_equal_the_careful_loop() {
         use super::{Speculator, CAREFUL_BATCH};
         use octal_core::sparse::SparseKind;
         use octal_core::{Code, RareTable, SparseSpace};

@@ -6,7 +6,7 @@
 //! driver can look at the values between them.
 
 use crate::games::UnrolledLoop;
-use crate::speculate::{CodeOverflow, Speculator};
+use crate::speculate::{KeyOverflow, Speculator};
 use crate::stretch::{Ended, Engine, EngineError, Notice, Stretch, StretchEngine};
 use crate::verify::{Prove, Refuted, Verifier};
 use octal_core::codec::value_bits;
@@ -17,7 +17,7 @@ use octal_core::{RareTable, Rules, SparseSpace};
 /// to what the prover takes.
 const MIN_BATCH: usize = 1 << 6;
 
-/// The speculative engine at either code width.
+/// The speculative engine at either key width.
 enum AnySpeculator {
     Narrow(Speculator<u8>),
     Wide(Speculator<u16>),
@@ -42,7 +42,7 @@ impl AnySpeculator {
         matches!(self, AnySpeculator::Narrow(s) if s.unrolled())
     }
 
-    fn speculate(&mut self, prior: &[u16], out: &mut [u16]) -> Result<(), CodeOverflow> {
+    fn speculate(&mut self, prior: &[u16], out: &mut [u16]) -> Result<(), KeyOverflow> {
         match self {
             AnySpeculator::Narrow(s) => s.speculate(prior, out),
             AnySpeculator::Wide(s) => s.speculate(prior, out),
@@ -64,7 +64,7 @@ impl AnySpeculator {
     }
 }
 
-/// The speculate-verify loop for one game, sparse space and table; it keeps its table, code
+/// The speculate-verify loop for one game, sparse space and table; it keeps its table, key
 /// width and batch size from one stretch ([`StretchEngine::extend`]) to the next.
 pub struct Speculative<'a> {
     rules: &'a Rules,
@@ -82,7 +82,7 @@ pub struct Speculative<'a> {
 }
 
 impl<'a> Speculative<'a> {
-    /// The loop seeded with `table` and codes for values below 2^bits (at least
+    /// The loop seeded with `table` and keys for values below 2^bits (at least
     /// [`octal_core::codec::MIN_VALUE_BITS`]); `unrolled`, the game's unrolled loop, serves
     /// while the table is the one it was generated for.
     pub fn new(
@@ -203,7 +203,7 @@ impl StretchEngine for Speculative<'_> {
                     let rare = self.space.is_rare(f.heap, f.value);
                     self.bits = self.bits.max(value_bits(f.value));
                     // A new rare heap past the table joins the loop in place; anything else
-                    // (an entry that was wrong, wider codes) builds a new engine.
+                    // (an entry that was wrong, wider keys) builds a new engine.
                     let was_unrolled = self.spec.unrolled();
                     if !(rare && self.spec.add_rare(g, f.heap, f.value)) {
                         let mut table = self.spec.table().clone();
@@ -233,7 +233,7 @@ impl StretchEngine for Speculative<'_> {
                     continue;
                 }
             }
-            if let Err(CodeOverflow { .. }) = speculated {
+            if let Err(KeyOverflow { .. }) = speculated {
                 g.truncate(spec_from);
                 if self.bits >= 16 {
                     return Err(ValueOverflow { heap: spec_from }.into());

@@ -26,7 +26,7 @@ pub struct Stretch<'r> {
     /// The device that marks the far options of the marking engine's batches, where the driver
     /// chose it for this stretch (the other engines take none).
     pub far: Option<&'r mut dyn FarMarker>,
-    /// Told of corrections, wider codes and stale build-time tables as they happen.
+    /// Told of corrections, wider keys and stale build-time tables as they happen.
     pub notify: &'r mut dyn FnMut(Notice),
     /// Shown the proved values as they grow.
     pub watch: &'r mut dyn Watch,
@@ -135,7 +135,7 @@ pub enum Notice {
         rare: bool,
         table_len: usize,
     },
-    /// A common value needed more bits: the engine was rebuilt with wider codes.
+    /// A common value needed more bits: the engine was rebuilt with wider keys.
     Widened { bits: u32 },
     /// The game's build-time table lacked a rare value: the run goes on with the generic loop.
     StaleBuildTable,

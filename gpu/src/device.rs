@@ -19,7 +19,7 @@ pub struct Gpu {
     pub(crate) stream: Arc<CudaStream>,
     /// The stream of verification, beside the speculation's, at the lowest priority.
     pub(crate) check: Arc<CudaStream>,
-    /// The stream of the host's reads of finished blocks, of the `mex` kernel that settles
+    /// The stream of the host's reads of finished batches, of the `mex` kernel that settles
     /// flagged heaps and of re-verifications: behind no queued work, at the highest priority.
     pub(crate) copy: Arc<CudaStream>,
     /// The virtual architecture the kernels are compiled for, e.g. `compute_90`.
@@ -66,8 +66,8 @@ impl Gpu {
         // With equal priorities, the speculation on the default stream, the verification fell
         // behind it and set the pace (Officers 10^9 on the H200: verification 65 -> 70 M/s,
         // end to end 62.6 -> 67.2 M values/s; bench/README.md). The host's stream at the highest
-        // priority too: the `mex` launch that settles a block's flagged heaps is what the host
-        // waits for, and at the lowest it queued behind the verification of the blocks after.
+        // priority too: the `mex` launch that settles a batch's flagged heaps is what the host
+        // waits for, and at the lowest it queued behind the verification of the batches after.
         let (least, greatest) = cudarc::driver::result::stream::get_priority_range()?;
         Ok(Gpu {
             check: ctx.new_stream_with_priority(least)?,

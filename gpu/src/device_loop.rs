@@ -3,7 +3,7 @@
 //! Heaps before the kernels' first heap run on the CPU's loop. From there one device run per
 //! source: the values proved so far go to the device, then batches of heaps go through it queued
 //! three deep: the `spec` kernel speculates a batch (rounds over a sliding window, one
-//! cooperative launch) from the unproved values of the batches before it, `decode` turns codes
+//! cooperative launch) from the unproved values of the batches before it, `decode` turns keys
 //! into values, and the `verify` kernel proves the batch on a second stream beside the next
 //! speculation; meanwhile the host takes the oldest batch (its proof, its values, its flagged
 //! heaps), so that the device never waits for the host. Work queued past a failed proof is thrown
@@ -11,7 +11,7 @@
 //!
 //! The rare table is the kernels' data. While rare values still come (the run is below the
 //! table's `hot_from`, where options reach rare heaps) the kernels are generated for rare
-//! sources: a wrong candidate becomes a rare heap on the device (its code the sentinel, its
+//! sources: a wrong candidate becomes a rare heap on the device (its key the sentinel, its
 //! options appended to the table; one [`Notice::TableCorrected`]) and the run goes on from the
 //! next heap with the same kernels. Only a table outgrowing the room its kernels were generated
 //! with, a wider value, or a new rare heap in kernels without rare sources generates new ones.
@@ -74,12 +74,12 @@ fn max_growing_budget() -> u64 {
         .clamp(GROWING_BUDGET, MAX_BUDGET)
 }
 
-/// Heaps of the device's ring (the last heaps, codes and values) at least: 2^26 heaps, 192 MiB
-/// with one-byte codes, and 32 MiB of values for the prefix (a quarter of the ring).
+/// Heaps of the device's ring (the last heaps, keys and values) at least: 2^26 heaps, 192 MiB
+/// with one-byte keys, and 32 MiB of values for the prefix (a quarter of the ring).
 const RING: usize = 1 << 26;
 
 /// The largest ring: 2^32 heaps (the kernels index it with 32-bit arithmetic), 8 GiB of values,
-/// 4 or 8 GiB of codes and 2 GiB of first heaps.
+/// 4 or 8 GiB of keys and 2 GiB of first heaps.
 const MAX_RING: usize = 1 << 32;
 
 /// What the device keeps for a run to `n` heaps whose options reach `reach` heaps back: every
@@ -103,7 +103,7 @@ enum RunEnd {
     Stopped,
     /// A candidate was wrong: `g` ends with the heap's true value.
     Wrong { heap: usize, value: u16 },
-    /// A mex left the code space: codes need another bit.
+    /// A mex left the key space: keys need another bit.
     Widen,
 }
 
@@ -182,9 +182,9 @@ pub(crate) fn extend(
         let mut options = kernels.layout.options.clone();
         t.setup += setup.elapsed();
         // Kernels for rare sources run while options reach rare heaps (to `hot_from`, which each
-        // new rare heap moves); past it the faster ones take over (one-byte codes for 9 bits).
+        // new rare heap moves); past it the faster ones take over (one-byte keys for 9 bits).
         let mut until = if rare_sources { hot_from.min(n) } else { n };
-        // Whether the codes need another bit (else new kernels for the table).
+        // Whether the keys need another bit (else new kernels for the table).
         let widen = loop {
             // A replay's table (not verifying) lists the rare heaps ahead: the device's
             // speculation stops before each, which takes the table's value.
@@ -209,7 +209,7 @@ pub(crate) fn extend(
                         table_len: e.table.len(),
                     });
                     // The same kernels go on when they compute rare sources, the value fits
-                    // their codes and the table their room.
+                    // their keys and the table their room.
                     let same_kernels = rare_sources
                         && need <= kernels.layout.value_bits
                         && run.correct(&rules, &mut options, heap, value, rare)?;
@@ -263,8 +263,8 @@ pub(crate) fn max_of(g: &[u16]) -> u16 {
 }
 
 /// Bits the device chain's kernels need at least for values up to `g_max`, `table` and `bits`
-/// (the CPU's floor of 9 bits aside: kernels for rare sources keep a code spare for the sentinel,
-/// and one-byte codes hold values below 2^8).
+/// (the CPU's floor of 9 bits aside: kernels for rare sources keep a key spare for the sentinel,
+/// and one-byte keys hold values below 2^8).
 pub(crate) fn device_chain_bits(bits: u32, g_max: u16, table: &RareTable) -> u32 {
     let table_max = table.entries().iter().map(|e| e.1).max().unwrap_or(0);
     let need = bits_of_value(g_max).max(bits_of_value(table_max));
@@ -296,8 +296,8 @@ struct DeviceRun<'a> {
 
 impl<'a> DeviceRun<'a> {
     /// Uploads what the device keeps of the proved values `g`: the first heaps, the last half ring
-    /// of values and codes (options reach at most half a ring back; verification at most a
-    /// quarter ring and a batch), a rare heap's code the sentinel where the kernels take rare
+    /// of values and keys (options reach at most half a ring back; verification at most a
+    /// quarter ring and a batch), a rare heap's key the sentinel where the kernels take rare
     /// sources.
     fn new(
         gpu: &'a Gpu,
@@ -309,7 +309,7 @@ impl<'a> DeviceRun<'a> {
         verify: bool,
     ) -> Result<DeviceRun<'a>, GpuError> {
         let l = &kernels.layout;
-        let need = keep.bytes(l.code_bytes);
+        let need = keep.bytes(l.key_bytes);
         let (free, _) = gpu.ctx.mem_get_info()?;
         if need > free as u64 {
             return Err(GpuError::DeviceMemory {
@@ -326,13 +326,13 @@ impl<'a> DeviceRun<'a> {
         let back = start.saturating_sub(keep.ring / 2);
         for (at, heaps) in keep.pieces(back, start) {
             let len = heaps.len();
-            let codes: Vec<u8> = heaps
+            let keys: Vec<u8> = heaps
                 .clone()
                 .zip(&g[heaps.clone()])
-                .flat_map(|(h, &v)| code_bytes(&codec, l, v, space.is_rare(h, v)))
+                .flat_map(|(h, &v)| key_bytes(&codec, l, v, space.is_rare(h, v)))
                 .collect();
-            let bytes = at * l.code_bytes;
-            stream.memcpy_htod(&codes, &mut buf.codes.slice_mut(bytes..bytes + codes.len()))?;
+            let bytes = at * l.key_bytes;
+            stream.memcpy_htod(&keys, &mut buf.keys.slice_mut(bytes..bytes + keys.len()))?;
             stream.memcpy_htod(&g[heaps], &mut buf.values.slice_mut(at..at + len))?;
         }
         let first = keep.first().min(start);
@@ -361,16 +361,16 @@ impl<'a> DeviceRun<'a> {
         })
     }
 
-    /// Queues on the speculation's stream the write of `value` as heap `heap`'s value and code,
-    /// the code the sentinel where it is `rare` and the kernels take rare sources: batches queued
+    /// Queues on the speculation's stream the write of `value` as heap `heap`'s value and key,
+    /// the key the sentinel where it is `rare` and the kernels take rare sources: batches queued
     /// after it read it, those before do not.
     fn put(&mut self, heap: usize, value: u16, rare: bool) -> Result<(), GpuError> {
         let (l, keep) = (&self.kernels.layout, self.buf.resident);
         let stream = &self.gpu.stream;
         let at = heap % keep.ring;
-        let codes: Vec<u8> = code_bytes(&self.codec, l, value, rare).collect();
-        let (lo, hi) = (at * l.code_bytes, (at + 1) * l.code_bytes);
-        stream.memcpy_htod(&codes, &mut self.buf.codes.slice_mut(lo..hi))?;
+        let keys: Vec<u8> = key_bytes(&self.codec, l, value, rare).collect();
+        let (lo, hi) = (at * l.key_bytes, (at + 1) * l.key_bytes);
+        stream.memcpy_htod(&keys, &mut self.buf.keys.slice_mut(lo..hi))?;
         stream.memcpy_htod(&[value], &mut self.buf.values.slice_mut(at..at + 1))?;
         if heap < keep.first() {
             stream.memcpy_htod(&[value], &mut self.buf.first.slice_mut(heap..heap + 1))?;
@@ -398,9 +398,9 @@ impl<'a> DeviceRun<'a> {
         let l = &self.kernels.layout;
         let mut from = options.len();
         if rare && heap >= 1 {
-            let code = self.codec.encode(value);
+            let key = self.codec.encode(value);
             for &i in &rules.breaking {
-                let o = (i + heap, code);
+                let o = (i + heap, key);
                 let at = options.partition_point(|&p| p <= o);
                 options.insert(at, o);
                 from = from.min(at);
@@ -432,7 +432,7 @@ impl<'a> DeviceRun<'a> {
     }
 
     /// Runs batches through the device until the values reach `to.n` heaps, a candidate is
-    /// wrong, a mex leaves the code space or the watcher asks to end. Batches are queued
+    /// wrong, a mex leaves the key space or the watcher asks to end. Batches are queued
     /// [`SLOTS`] deep: while the host takes one (reads its proof, fetches its values, checks its
     /// flagged heaps, shows the values to the watcher), the device speculates the next ones on
     /// its unproved values and verifies them beside it. Work queued past the end is thrown away
@@ -489,7 +489,7 @@ impl<'a> DeviceRun<'a> {
             timings.speculate += q.spec.elapsed()?;
             timings.speculated += q.hi - q.lo;
             timings.rounds += done.rounds as usize;
-            // A mex beyond the code space ends the batch there (the kernel proved it); the
+            // A mex beyond the key space ends the batch there (the kernel proved it); the
             // batches queued after it speculated on what it left and are thrown away.
             let hi = done.overflow.map_or(q.hi, |h| h as usize);
             let failed = if let Some(check) = &q.check {
@@ -674,18 +674,18 @@ struct Queued {
     then: Vec<u16>,
 }
 
-/// The code bytes of heap `h` with value `v` on the device (little-endian, the layout's width):
+/// The key bytes of heap `h` with value `v` on the device (little-endian, the layout's width):
 /// the sentinel (all ones) for a rare heap where the kernels take rare sources.
-fn code_bytes(
+fn key_bytes(
     codec: &Codec,
     l: &kernels_gen::Layout,
     v: u16,
     rare: bool,
 ) -> impl Iterator<Item = u8> {
-    let code = if l.rare_sources && rare {
+    let key = if l.rare_sources && rare {
         u16::MAX
     } else {
         codec.encode(v)
     };
-    code.to_le_bytes().into_iter().take(l.code_bytes)
+    key.to_le_bytes().into_iter().take(l.key_bytes)
 }

@@ -16,7 +16,7 @@ pub struct DeviceEngine {
     pub(crate) rules: Rules,
     pub(crate) space: SparseSpace,
     pub(crate) table: RareTable,
-    /// The fewest value bits the codes are made for (more where the table's values need them).
+    /// The fewest value bits the keys are made for (more where the table's values need them).
     pub(crate) min_bits: u32,
     /// What the device keeps, where not what [`crate::device_loop::resident`] says.
     pub(crate) keep: Option<Resident>,
@@ -41,7 +41,7 @@ impl DeviceEngine {
         }
     }
 
-    /// Codes made for values below 2^bits at least (a replay knows its largest value).
+    /// Keys made for values below 2^bits at least (a replay knows its largest value).
     pub fn with_bits(mut self, bits: u32) -> DeviceEngine {
         self.min_bits = bits;
         self

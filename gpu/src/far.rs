@@ -5,7 +5,7 @@
 
 use crate::device::Gpu;
 use crate::error::GpuError;
-use crate::launch::FarKernels;
+use crate::launch::{FarKernels, FarRows};
 use cudarc::driver::{CudaSlice, CudaStream};
 use octal_core::Code;
 use octal_engines::stretch::EngineError;
@@ -73,15 +73,13 @@ impl DeviceFar {
         if self.seen.len() < rows * words {
             self.seen = stream.alloc_zeros(rows * words)?;
         }
-        self.kernels.mark(
-            stream,
-            &self.g,
-            g.len() as u64,
-            heaps.start as u64,
+        let at = FarRows {
+            start: g.len() as u64,
+            lo: heaps.start as u64,
             rows,
             words,
-            &mut self.seen,
-        )?;
+        };
+        self.kernels.mark(stream, &self.g, at, &mut self.seen)?;
         Ok(words)
     }
 

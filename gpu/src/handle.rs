@@ -153,7 +153,7 @@ impl Device {
     }
 
     /// The speculate-verify loop on this device for `code` under `space`, seeded with `table`
-    /// and codes for values below 2^bits at least ([`DeviceEngine`]).
+    /// and keys for values below 2^bits at least ([`DeviceEngine`]).
     pub fn speculation(
         &self,
         code: &Code,

@@ -7,19 +7,19 @@ use cudarc::driver::{
     CudaEvent, CudaFunction, CudaModule, CudaSlice, CudaStream, DriverError, LaunchConfig,
     PushKernelArg,
 };
-use kernels_gen::{ctl, Layout, FAR_SLOTS, FLAG_SLOTS, VERIFY_PAD, VERIFY_THREADS, WINDOW_MAX};
+use kernels_gen::{ctl, Layout, FAR_SETS, FLAG_LIST, VERIFY_PAD, VERIFY_THREADS, WINDOW_MAX};
 use std::ops::Range;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Threads of a `decode` block.
+/// Threads of a `decode` CUDA block.
 const DECODE_THREADS: u32 = 256;
 
-/// The most heaps of a block.
+/// The most heaps of a batch.
 pub const MAX_BATCH: usize = 1 << 24;
 
-/// The most heaps one `mex` launch settles: a block's list and the least heap past it.
-pub const MEX_HEAPS: usize = FLAG_SLOTS + 1;
+/// The most heaps one `mex` launch settles: a batch's list and the least heap past it.
+pub const MEX_HEAPS: usize = FLAG_LIST + 1;
 
 /// The heaps one verification flagged for the host: every heap below `first` that failed is in
 /// `listed` (sorted); the heaps past `first` were not all verified.
@@ -38,13 +38,13 @@ impl Flags {
     }
 }
 
-/// Blocks on the device at once: the one the host is taking (its proof read, its values
+/// Batches on the device at once (the slots of its queue): the one the host is taking (its proof read, its values
 /// fetched, perhaps one heap re-verified) and two queued behind it, so the device never waits
 /// for the host. Each has its own control words, failure word and copy of its values.
 pub const SLOTS: usize = 3;
 
 /// The four kernels of one generated module, with the layout they were generated for, the
-/// number of `spec` blocks that run at once (one per SM, all resident: the launch is cooperative)
+/// number of `spec` CUDA blocks that run at once (one per SM, all resident: the launch is cooperative)
 /// and the shared memory each asks for.
 #[derive(Clone)]
 pub struct Kernels {
@@ -58,9 +58,9 @@ pub struct Kernels {
 }
 
 /// Which heaps the device keeps: the values of the first `prefix` (and [`VERIFY_PAD`] more: the
-/// smaller parts of the splits that verification tries) and the codes and values of the last
+/// smaller parts of the splits that verification tries) and the keys and values of the last
 /// `ring` (a power of two, at least 16, at most 2^32), heap h at h % `ring`. A run of any length
-/// fits: at most [`SLOTS`] blocks of at most `ring / 8` heaps are on the device at once, options
+/// fits: at most [`SLOTS`] batches of at most `ring / 8` heaps are on the device at once, options
 /// reach at most `ring / 2` back, and verification at most `prefix + VERIFY_PAD`
 /// (`prefix <= ring / 4`) back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,11 +71,11 @@ pub struct Resident {
 
 impl Resident {
     /// Bytes of device memory the buffers take.
-    pub fn bytes(&self, code_bytes: usize) -> u64 {
-        ((self.first() + self.ring + SLOTS * self.max_batch()) * 2 + self.ring * code_bytes) as u64
+    pub fn bytes(&self, key_bytes: usize) -> u64 {
+        ((self.first() + self.ring + SLOTS * self.max_batch()) * 2 + self.ring * key_bytes) as u64
     }
 
-    /// The most heaps a block may have: with [`SLOTS`] blocks on the device, verification reading
+    /// The most heaps a batch may have: with [`SLOTS`] batches on the device, verification reading
     /// a prefix and [`VERIFY_PAD`] back from the oldest, nothing a kernel still reads is
     /// overwritten in the ring (3/8 + 1/4 of it, and the pad).
     pub fn max_batch(&self) -> usize {
@@ -83,7 +83,7 @@ impl Resident {
     }
 
     /// Whether every option of heap `n` lies on the device once heaps up to `n` are there (and
-    /// [`SLOTS`] blocks past it): its smaller parts in the first heaps, its larger ones in the
+    /// [`SLOTS`] batches past it): its smaller parts in the first heaps, its larger ones in the
     /// ring. The `mex` kernel needs that.
     pub fn holds_options_of(&self, n: usize) -> bool {
         n / 2 < self.first() && n / 2 + SLOTS * self.max_batch() < self.ring
@@ -110,20 +110,20 @@ impl Resident {
 
 /// The device buffers of one speculate-verify run on the device.
 pub struct Buffers {
-    /// Codes of the last heaps, `layout.code_bytes` bytes a heap, in a ring (see
+    /// Keys of the last heaps, `layout.key_bytes` bytes a heap, in a ring (see
     /// [`Resident::pieces`]).
-    pub codes: CudaSlice<u8>,
+    pub keys: CudaSlice<u8>,
     /// Values of the last heaps, in a ring.
     pub values: CudaSlice<u16>,
     /// Values of the first `resident.first()` heaps.
     pub first: CudaSlice<u16>,
     /// By slot (see [`SLOTS`]; separate buffers, so that reading one waits for no other): the
-    /// control words of `spec`, the heaps verification flagged (see [`Flags`]), and the block's
+    /// control words of `spec`, the heaps verification flagged (see [`Flags`]), and the batch's
     /// values, copied out of the ring for the host.
     pub ctl: Vec<CudaSlice<u64>>,
     pub flags: Vec<CudaSlice<u64>>,
     pub out: Vec<CudaSlice<u16>>,
-    /// The hot options (distance, code), sorted by distance, and how many are in use.
+    /// The hot options (distance, key), sorted by distance, and how many are in use.
     pub options: CudaSlice<u32>,
     pub n_options: usize,
     /// The `mex` kernel's heaps, and its bitsets of values (one a heap).
@@ -134,7 +134,7 @@ pub struct Buffers {
 
 /// How one `spec` launch ended.
 pub struct Speculated {
-    /// The heap whose mex left the code space (the launch stopped there), if any.
+    /// The heap whose mex left the key space (the launch stopped there), if any.
     pub overflow: Option<u64>,
     /// Rounds the window took.
     pub rounds: u64,
@@ -221,13 +221,13 @@ impl Kernels {
         })
     }
 
-    /// The largest window `spec` takes: [`WINDOW_MAX`], and at most `FAR_SLOTS - 2` heaps a
+    /// The largest window `spec` takes: [`WINDOW_MAX`], and at most `FAR_SETS - 2` heaps a
     /// block (each block keeps the far marks of its heaps of the window).
     pub fn max_window(&self) -> u32 {
-        WINDOW_MAX.min((FAR_SLOTS - 2) * self.spec_blocks as usize) as u32
+        WINDOW_MAX.min((FAR_SETS - 2) * self.spec_blocks as usize) as u32
     }
 
-    /// Device buffers keeping the heaps `resident` says, for blocks of at most
+    /// Device buffers keeping the heaps `resident` says, for batches of at most
     /// `resident.max_batch()` heaps.
     pub fn buffers(
         &self,
@@ -238,15 +238,15 @@ impl Kernels {
         assert!(resident.prefix >= 1 && resident.prefix <= resident.ring / 4);
         assert!(self.layout.reach + 16 <= resident.ring / 2);
         let mut b = Buffers {
-            // Padded: `spec` reads codes in 16-byte groups.
-            codes: stream.alloc_zeros::<u8>(resident.ring * self.layout.code_bytes + 16)?,
+            // Padded: `spec` reads keys in 16-byte groups.
+            keys: stream.alloc_zeros::<u8>(resident.ring * self.layout.key_bytes + 16)?,
             values: stream.alloc_zeros::<u16>(resident.ring)?,
             first: stream.alloc_zeros::<u16>(resident.first())?,
             ctl: (0..SLOTS)
                 .map(|_| stream.alloc_zeros::<u64>(ctl::WORDS))
                 .collect::<Result<_, _>>()?,
             flags: (0..SLOTS)
-                .map(|_| stream.alloc_zeros::<u64>(2 + FLAG_SLOTS))
+                .map(|_| stream.alloc_zeros::<u64>(2 + FLAG_LIST))
                 .collect::<Result<_, _>>()?,
             out: (0..SLOTS)
                 .map(|_| stream.alloc_zeros::<u16>(resident.max_batch()))
@@ -299,10 +299,10 @@ impl Kernels {
         Ok(())
     }
 
-    /// Enqueues the speculation of the codes of heaps `lo .. hi` (a block: at most
+    /// Enqueues the speculation of the keys of heaps `lo .. hi` (a batch: at most
     /// `max_batch()` heaps) over a window of `window` heaps on `stream`, its result in `slot`'s
-    /// control words; the codes of `lo - reach .. lo` must be the true ones (or the speculated
-    /// ones of blocks not yet proved: then the result stands only if they are).
+    /// control words; the keys of `lo - reach .. lo` must be the true ones (or the speculated
+    /// ones of batches not yet proved: then the result stands only if they are).
     /// [`Kernels::speculated`] reads the result.
     pub fn spec(
         &self,
@@ -329,12 +329,12 @@ impl Kernels {
             shared_mem_bytes: self.spec_shared as u32,
         };
         Timed::around(stream, || {
-            // SAFETY: matches `spec(code_t *codes, u64 cmask, u64 lo, u64 hi, unsigned window,
+            // SAFETY: matches `spec(key_t *keys, u64 cmask, u64 lo, u64 hi, unsigned window,
             // u64 *ctl, const uint2 *table, unsigned n_options)` with the block size the layout
             // generated it for and at least its dynamic shared memory (the attribute was raised
-            // in `load`; occupancy checked there). It reads codes of heaps lo - reach .. hi and
-            // writes codes of lo .. hi, each at heap & cmask (cmask + 1 = ring heaps, a multiple
-            // of 16: 16-byte groups stay inside `codes`, padded by 16 bytes), the ctl::WORDS
+            // in `load`; occupancy checked there). It reads keys of heaps lo - reach .. hi and
+            // writes keys of lo .. hi, each at heap & cmask (cmask + 1 = ring heaps, a multiple
+            // of 16: 16-byte groups stay inside `keys`, padded by 16 bytes), the ctl::WORDS
             // words of `ctl[slot]`, and reads the n_options pairs of `options` (its length is
             // at least twice that; the layout fits them: `set_options`). The
             // grid barrier needs every block resident: the launch is cooperative (the driver
@@ -342,7 +342,7 @@ impl Kernels {
             unsafe {
                 stream
                     .launch_builder(&self.spec)
-                    .arg(&mut b.codes)
+                    .arg(&mut b.keys)
                     .arg(&cmask)
                     .arg(&lo)
                     .arg(&hi)
@@ -371,7 +371,7 @@ impl Kernels {
         })
     }
 
-    /// Enqueues a copy of the values of heaps `lo .. hi` (a block) from the ring into `slot`'s
+    /// Enqueues a copy of the values of heaps `lo .. hi` (a batch) from the ring into `slot`'s
     /// output, where the host fetches them.
     pub fn copy_out(
         &self,
@@ -392,7 +392,7 @@ impl Kernels {
         Ok(())
     }
 
-    /// The values of heaps `lo .. hi` from their codes.
+    /// The values of heaps `lo .. hi` from their keys.
     pub fn decode(
         &self,
         stream: &Arc<CudaStream>,
@@ -405,14 +405,14 @@ impl Kernels {
             return Ok(());
         }
         let (prefix, cmask) = (b.resident.prefix as u64, b.resident.ring as u64 - 1);
-        // SAFETY: matches `decode(const code_t *codes, u16 *ring, u16 *first, u64 prefix, u64
-        // cmask, u64 lo, u64 hi)`: thread n < hi reads the code and writes the value at n & cmask
-        // (< ring heaps, the length of `codes` and `values`), and at n in `first` if
+        // SAFETY: matches `decode(const key_t *keys, u16 *ring, u16 *first, u64 prefix, u64
+        // cmask, u64 lo, u64 hi)`: thread n < hi reads the key and writes the value at n & cmask
+        // (< ring heaps, the length of `keys` and `values`), and at n in `first` if
         // n < prefix + VERIFY_PAD (its length).
         unsafe {
             stream
                 .launch_builder(&self.decode)
-                .arg(&b.codes)
+                .arg(&b.keys)
                 .arg(&mut b.values)
                 .arg(&mut b.first)
                 .arg(&prefix)
@@ -425,7 +425,7 @@ impl Kernels {
         .map_err(GpuError::from)
     }
 
-    /// Enqueues the proof of the candidates of heaps `lo .. hi` (at most a block) given the
+    /// Enqueues the proof of the candidates of heaps `lo .. hi` (at most a batch) given the
     /// values before them, trying at most `budget` splits of each kind a heap; the least heap
     /// that fails goes to `slot`'s failure word.
     pub fn verify(
@@ -449,7 +449,7 @@ impl Kernels {
             // lo, u64 hi, u64 *flags, u64 budget)`, launched with the VERIFY_THREADS its static shared
             // memory is sized for, one warp per heap. The warp of heap n < hi reads values at
             // h & cmask in the ring (< ring heaps) and of heaps a < prefix + VERIFY_PAD in `first`
-            // (its length), and writes the 2 + FLAG_SLOTS words of `flags[slot]` (its length).
+            // (its length), and writes the 2 + FLAG_LIST words of `flags[slot]` (its length).
             unsafe {
                 stream
                     .launch_builder(&self.verify)
@@ -531,10 +531,10 @@ impl Kernels {
         b: &Buffers,
         slot: usize,
     ) -> Result<Flags, GpuError> {
-        // The two header words first: most blocks flag nothing, and the list is long.
+        // The two header words first: most batches flag nothing, and the list is long.
         let head = stream.clone_dtoh(&b.flags[slot].slice(..2))?;
         let first = (head[0] != u64::MAX).then_some(head[0]);
-        let count = (head[1] as usize).min(FLAG_SLOTS);
+        let count = (head[1] as usize).min(FLAG_LIST);
         let mut listed = if count == 0 {
             Vec::new()
         } else {
@@ -546,13 +546,23 @@ impl Kernels {
     }
 }
 
-/// The block engine's far-marking kernels (`kernels_gen::generate_far`).
+/// The marking engine's far-marking kernels (`kernels_gen::generate_far`).
 pub struct FarKernels {
     far: CudaFunction,
     free: CudaFunction,
 }
 
-/// Threads of a `far` block, and splits each thread takes at least.
+/// The heaps `lo .. lo + rows` whose far splits (both parts below `start`) a `far` launch marks,
+/// `words` words of bitset a heap.
+#[derive(Debug, Clone, Copy)]
+pub struct FarRows {
+    pub start: u64,
+    pub lo: u64,
+    pub rows: usize,
+    pub words: usize,
+}
+
+/// Threads of a `far` CUDA block, and splits each thread takes at least.
 const FAR_THREADS: u32 = 256;
 const FAR_SPLITS: u64 = 16;
 
@@ -564,20 +574,21 @@ impl FarKernels {
         })
     }
 
-    /// Marks the far splits (both parts below `start`) of heaps `lo .. lo + rows` into `seen`
-    /// (`words` words a heap, zeroed here), on `stream`. `g` holds the values of heaps
-    /// `0 .. start` (at least).
-    #[allow(clippy::too_many_arguments)]
+    /// Marks the far splits of the heaps of `at` into `seen` (its words a heap, zeroed here),
+    /// on `stream`. `g` holds the values of heaps `0 .. at.start` (at least).
     pub fn mark(
         &self,
         stream: &Arc<CudaStream>,
         g: &CudaSlice<u16>,
-        start: u64,
-        lo: u64,
-        rows: usize,
-        words: usize,
+        at: FarRows,
         seen: &mut CudaSlice<u32>,
     ) -> Result<(), DriverError> {
+        let FarRows {
+            start,
+            lo,
+            rows,
+            words,
+        } = at;
         assert!((1..=65535).contains(&rows) && lo >= start && start as usize <= g.len());
         assert!(seen.len() >= rows * words && words <= 2048);
         stream.memset_zeros(&mut seen.slice_mut(..rows * words))?;

@@ -19,7 +19,7 @@ pub struct GpuTimings {
     /// Host time spent waiting for the device to finish a batch (the rest of the host's time
     /// went to fetching, checking flagged heaps and storing while the device went on).
     pub waited: Duration,
-    /// Kernel modules compiled (one per rare table and code width).
+    /// Kernel modules compiled (one per rare table and key width).
     pub compiled: usize,
     /// Heaps the CPU engine computed while a correction-prone table settled.
     pub on_cpu: usize,

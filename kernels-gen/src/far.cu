@@ -1,5 +1,5 @@
 
-// The block engine's far options on the device, exact marking: the same text for every game,
+// The marking engine's far options on the device, exact marking: the same text for every game,
 // after the game's macros and tables above. Heap h = lo + y (y the grid's second index) marks
 // every split a + (h - BREAK[k] - a) whose two parts lie below `start` (the heaps computed
 // before the block), the grid row's threads taking a = 1, 2, ... in turn, each block into a

@@ -1,4 +1,4 @@
-//! The numbers a generated source is built from: code width, bitset sizes, the option list, the
+//! The numbers a generated source is built from: key width, bitset sizes, the option list, the
 //! speculation window and its shared-memory ring, and how far the table may grow before the
 //! source must change. The host side of the solver reads the same numbers (block sizes, shared
 //! memory, window) so that its launches match the kernels.
@@ -15,8 +15,8 @@ const SPEC_SHARED_MAX: usize = 160 * 1024;
 /// Bytes of the per-lane bitsets of one `spec` block.
 const SPEC_BITS_BYTES: usize = 32 * 1024;
 /// Heaps of the window one `spec` block keeps the far marks of: a window holds at most
-/// `(FAR_SLOTS - 2) * blocks` heaps.
-pub const FAR_SLOTS: usize = 128;
+/// `(FAR_SETS - 2) * blocks` heaps.
+pub const FAR_SETS: usize = 128;
 /// Threads of a `verify` block (one warp per heap).
 pub const VERIFY_THREADS: usize = 256;
 
@@ -24,17 +24,17 @@ pub const VERIFY_THREADS: usize = 256;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Layout {
     pub value_bits: u32,
-    /// Codes in use: values below `2^value_bits` have codes below `codes`.
-    pub codes: usize,
-    /// 32-bit words of a code bitset.
+    /// Keys in use: values below `2^value_bits` have keys below `keys`.
+    pub keys: usize,
+    /// 32-bit words of a key bitset.
     pub words: usize,
     /// 32-bit words between two bitsets: `words`, and one more (the discard bit's) with
     /// `rare_sources`.
     pub stride: usize,
-    /// Bytes of one code (1 or 2).
-    pub code_bytes: usize,
+    /// Bytes of one key (1 or 2).
+    pub key_bytes: usize,
     /// The hot options of the game's table as one list sorted by distance: breaking entries, and
-    /// single-heap options with code 0.
+    /// single-heap options with key 0.
     pub options: Vec<(usize, u16)>,
     /// The farthest distance back of an option.
     pub reach: usize,
@@ -47,15 +47,15 @@ pub struct Layout {
     pub rare_sources: bool,
     /// Threads of a `spec` block (one warp per heap; each lane keeps a bitset of `words` words).
     pub spec_threads: usize,
-    /// Heaps in each `spec` block's shared ring of codes (a power of two of at least
+    /// Heaps in each `spec` block's shared ring of keys (a power of two of at least
     /// `reach + 2 WINDOW_MAX` and a 16-byte group: a launch first loads up to two windows past
     /// its first heap, a round reloads its window), or 0 when it would not fit and sources are
     /// read from global memory.
     pub ring: usize,
     /// Whether the options are copied to shared memory (else read from their table), each
-    /// packed in one 32-bit word: its code above `dist_bits` bits of distance.
+    /// packed in one 32-bit word: its key above `dist_bits` bits of distance.
     pub options_shared: bool,
-    /// Bits of distance in a packed option (the code takes the `value_bits - 1` above them).
+    /// Bits of distance in a packed option (the key takes the `value_bits - 1` above them).
     pub dist_bits: u32,
     /// Dynamic shared memory of a `spec` block, in bytes.
     pub spec_shared: usize,
@@ -69,7 +69,7 @@ pub struct Layout {
 
 impl Layout {
     pub fn new(game: &KernelSpec<'_>) -> Result<Layout, GenError> {
-        // With rare sources a code must spare the sentinel: the codes of values below 2^8 are
+        // With rare sources a key must spare the sentinel: the keys of values below 2^8 are
         // one byte then, and of wider values two.
         let least = if game.rare_sources {
             6
@@ -90,9 +90,9 @@ impl Layout {
                 code: game.code.clone(),
             });
         }
-        let codes = 1usize << (bits - 1);
-        let words = codes / 32;
-        let code_bytes = if bits <= 9 - u32::from(game.rare_sources) {
+        let keys = 1usize << (bits - 1);
+        let words = keys / 32;
+        let key_bytes = if bits <= 9 - u32::from(game.rare_sources) {
             1
         } else {
             2
@@ -110,19 +110,19 @@ impl Layout {
             (options.len(), reach)
         };
         let spec_threads = (SPEC_BITS_BYTES / (4 * words)).clamp(128, 1024);
-        // The lanes' bitsets, the far slots, the options packed in a u32 each if they fit (a
+        // The lanes' bitsets, the far sets, the options packed in a u32 each if they fit (a
         // warp's load of 32 options is one shared-memory wavefront instead of two: speculation
         // 2.4% faster), the ring (16-byte aligned: a multiple of four options).
-        let bitsets = (spec_threads + FAR_SLOTS) * stride * 4;
+        let bitsets = (spec_threads + FAR_SETS) * stride * 4;
         let options_bytes = options_cap.next_multiple_of(4) * 4;
         let dist_bits = 32 - (bits - 1);
-        // Codes are below `codes` (values below 2^bits, the game's promise), so the field above
+        // Keys are below `keys` (values below 2^bits, the game's promise), so the field above
         // the distance holds them; the distance must fit its own.
         let options_shared =
             bitsets + options_bytes <= SPEC_SHARED_MAX && reach_cap < 1usize << dist_bits;
         let fixed = bitsets + if options_shared { options_bytes } else { 0 };
         let ring_heaps = (reach_cap + 2 * WINDOW_MAX + 16).next_power_of_two();
-        let ring = if fixed + ring_heaps * code_bytes <= SPEC_SHARED_MAX {
+        let ring = if fixed + ring_heaps * key_bytes <= SPEC_SHARED_MAX {
             ring_heaps
         } else {
             0
@@ -136,10 +136,10 @@ impl Layout {
         };
         Ok(Layout {
             value_bits: bits,
-            codes,
+            keys,
             words,
             stride,
-            code_bytes,
+            key_bytes,
             reach,
             options_cap,
             reach_cap,
@@ -148,7 +148,7 @@ impl Layout {
             ring,
             options_shared,
             dist_bits,
-            spec_shared: fixed + ring * code_bytes,
+            spec_shared: fixed + ring * key_bytes,
             // Rare sources: any heap past the first (options reaching heap 0 or before are
             // discarded).
             hot_from: if game.rare_sources {

@@ -9,25 +9,25 @@ use octal_core::{Code, RareTable, SparseSpace};
 pub const GENERATOR_VERSION: &str = "kernels-gen 5.2";
 
 /// Heaps the `verify` kernel lists for the host's exact check (in `flags[2 ..]`) before it keeps
-/// only the least of the others (`flags[0]`): the host verifies the block again past that heap, so
-/// a list that is short for a block where a growing table flags many heaps (.143 flags one heap
+/// only the least of the others (`flags[0]`): the host verifies the batch again past that heap, so
+/// a list that is short for a batch where a growing table flags many heaps (.143 flags one heap
 /// in seven) makes that verification quadratic.
-pub const FLAG_SLOTS: usize = 4096;
+pub const FLAG_LIST: usize = 4096;
 
-/// The widest values the kernels handle: codes of `MAX_VALUE_BITS - 1` bits.
+/// The widest values the kernels handle: keys of `MAX_VALUE_BITS - 1` bits.
 pub const MAX_VALUE_BITS: u32 = 13;
 
 /// The control words of the `spec` kernel: indices into its `ctl` buffer of `WORDS` u64, named
 /// `CTL_*` in the generated source.
 pub mod ctl {
-    /// The heap whose mex left the code space (out; NONE: none).
+    /// The heap whose mex left the key space (out; NONE: none).
     pub const OVERFLOW: usize = 0;
     /// Rounds run (out).
     pub const ROUNDS: usize = 1;
-    /// Three slots (round r uses r % 3): the first heap that changed, as 2 n + 1 when the heap was
+    /// Three rotating words (round r uses r % 3): the first heap that changed, as 2 n + 1 when the heap was
     /// in its first round and 2 n otherwise.
     pub const CHANGED: usize = 2;
-    /// Three slots: the first heap whose mex overflowed.
+    /// Three rotating words: the first heap whose mex overflowed.
     pub const OVER: usize = 5;
     /// The grid barrier's arrivals.
     pub const ARRIVED: usize = 8;

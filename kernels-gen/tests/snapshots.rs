@@ -111,13 +111,13 @@ fn the_text_does_not_hold_the_table() {
     assert_eq!(a, b);
 }
 
-/// Kernels for rare sources keep a code for the sentinel (one-byte codes only below 2^8), a
+/// Kernels for rare sources keep a key for the sentinel (one-byte keys only below 2^8), a
 /// discard word past each bitset, and room for the table to double before the text changes.
 #[test]
 fn rare_sources_leave_room() {
     let (code, space) = officers();
     let table = RareTable::from_entries((1..=300).map(|n| (3 * n, 0)).collect());
-    for (bits, rare_sources, code_bytes) in [(8, true, 1), (9, true, 2), (9, false, 1)] {
+    for (bits, rare_sources, key_bytes) in [(8, true, 1), (9, true, 2), (9, false, 1)] {
         let game = KernelSpec {
             code: &code,
             space,
@@ -127,7 +127,7 @@ fn rare_sources_leave_room() {
         };
         let l = Layout::new(&game).unwrap();
         assert_eq!(
-            l.code_bytes, code_bytes,
+            l.key_bytes, key_bytes,
             "{bits} bits, rare sources {rare_sources}"
         );
         assert_eq!(l.stride, l.words + usize::from(rare_sources));
@@ -139,8 +139,8 @@ fn rare_sources_leave_room() {
     }
 }
 
-/// A shared option packs its code above its distance in one word: an option reaching farther
-/// than the distance field holds (2^24 heaps for one-byte codes) leaves the options in their table.
+/// A shared option packs its key above its distance in one word: an option reaching farther
+/// than the distance field holds (2^24 heaps for one-byte keys) leaves the options in their table.
 #[test]
 fn options_too_far_for_a_packed_word_stay_in_their_table() {
     let (code, space) = officers();

@@ -1,17 +1,17 @@
 //! Value compression for the speculative engines. A common value at heap n is determined by its
 //! bits without the lowest mask bit j (the class fixes the parity, so bit j follows from the
-//! others); dropping bit j keeps the order of common values, maps xor to xor, and halves the value
-//! space, so games whose values stay below 512 run on one byte per value.
+//! others); that is the value's key. Dropping bit j keeps the order of common values, maps xor to
+//! xor, and halves the value space, so games whose values stay below 512 run on one byte a key.
 
 use crate::code::Rules;
 use crate::sparse::{RareTable, SparseSpace};
 
-/// The fewest value bits the speculative engines' codes are made for: nine, which one-byte codes
+/// The fewest value bits the speculative engines' keys are made for: nine, which one-byte keys
 /// hold (the dropped mask bit makes eight of them).
 pub const MIN_VALUE_BITS: u32 = 9;
 
-/// The value bits codes are made for when no value exceeds `max`: those of `max`, and at least
-/// [`MIN_VALUE_BITS`]. A larger value later widens the codes.
+/// The value bits keys are made for when no value exceeds `max`: those of `max`, and at least
+/// [`MIN_VALUE_BITS`]. A larger value later widens the keys.
 pub fn value_bits(max: u16) -> u32 {
     (u16::BITS - max.leading_zeros()).max(MIN_VALUE_BITS)
 }
@@ -33,14 +33,14 @@ impl Codec {
         }
     }
 
-    /// The code of value `v`: `v` without bit j. Linear: code(a ^ b) = code(a) ^ code(b).
+    /// The key of value `v`: `v` without bit j. Linear: key(a ^ b) = key(a) ^ key(b).
     #[inline]
     pub fn encode(&self, v: u16) -> u16 {
         let low = v & ((1u16 << self.j) - 1);
         ((v >> (self.j + 1)) << self.j) | low
     }
 
-    /// The value with code `c` in the class of heap `n` (common when `rare` is false).
+    /// The value with key `c` in the class of heap `n` (common when `rare` is false).
     #[inline]
     pub fn decode(&self, n: usize, c: u16, rare: bool) -> u16 {
         let low = c & ((1u16 << self.j) - 1);
@@ -50,14 +50,14 @@ impl Codec {
         v | (((parity ^ want) as u16) << self.j)
     }
 
-    /// The number of codes needed for values below 2^bits.
-    pub fn code_space(bits: u32) -> usize {
+    /// The number of keys needed for values below 2^bits.
+    pub fn key_space(bits: u32) -> usize {
         1 << bits.saturating_sub(1)
     }
 }
 
 /// What the speculative loop of one game reads, past the rare heaps: for every breaking digit i
-/// and rare heap a >= 1, the distance back i + a and the code of the rare value (nearest first);
+/// and rare heap a >= 1, the distance back i + a and the key of the rare value (nearest first);
 /// and the distances back of single-heap options whose value stays common at n.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoopTable {
@@ -119,9 +119,9 @@ mod tests {
                     let rare = space.is_rare(n, v);
                     assert_eq!(c.decode(n, c.encode(v), rare), v);
                     if !rare {
-                        let code = c.encode(v);
-                        assert!(last < Some(code), "order kept");
-                        last = Some(code);
+                        let key = c.encode(v);
+                        assert!(last < Some(key), "order kept");
+                        last = Some(key);
                     }
                 }
             }

@@ -273,7 +273,7 @@ pub fn grow_classic(
 
 /// A game's sparse space and rare table as the build step sees them: discovery (growing to
 /// `heaps` at most), then the classic algorithm to `heaps`. `None` for a game without a sparse
-/// space. The largest value seen comes along (it decides the code width).
+/// space. The largest value seen comes along (it decides the key width).
 pub fn table_for(
     rules: &Rules,
     start: usize,

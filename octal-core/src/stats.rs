@@ -41,7 +41,7 @@ impl Summary {
     }
 }
 
-/// A [`Summary`] folded as a run proves its values: a run's watcher feeds it every block, so that
+/// A [`Summary`] folded as a run proves its values: a run's watcher feeds it every batch, so that
 /// a long run does not end with a pass over its whole history (the `fnv1a64` of 10^10 values
 /// alone is ~30 s of one core).
 #[derive(Debug, Clone)]

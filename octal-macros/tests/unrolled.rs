@@ -2,24 +2,24 @@
 //! loop written out plainly, on random windows and stamps. The tables cover both words and every
 //! shape of `mex` (byte by byte, unrolled chunks, a loop), masked and unmasked indices.
 
-/// A code word of the window, as the reference loop sees it.
-trait Code: Copy + Into<usize> {
-    /// The most codes the word can hold.
+/// The key type of the window, as the reference loop sees it.
+trait Key: Copy + Into<usize> {
+    /// The most keys the type holds.
     const CAPACITY: usize;
-    fn new(code: usize) -> Self;
+    fn new(key: usize) -> Self;
 }
 
-impl Code for u8 {
+impl Key for u8 {
     const CAPACITY: usize = 1 << 8;
-    fn new(code: usize) -> Self {
-        code as u8
+    fn new(key: usize) -> Self {
+        key as u8
     }
 }
 
-impl Code for u16 {
+impl Key for u16 {
     const CAPACITY: usize = 1 << 16;
-    fn new(code: usize) -> Self {
-        code as u16
+    fn new(key: usize) -> Self {
+        key as u16
     }
 }
 
@@ -27,7 +27,7 @@ impl Code for u16 {
 struct Case<W> {
     entries: &'static [(usize, usize)],
     singles: &'static [usize],
-    codes: usize,
+    keys: usize,
     reach: usize,
     seen: usize,
     mark: unsafe fn(*const W, *mut u8, u8),
@@ -37,22 +37,22 @@ struct Case<W> {
 /// Invokes `unrolled!` (through `macro_rules!`, so its literals arrive wrapped in invisible
 /// groups) and gives the table back as a [`Case`].
 macro_rules! case {
-    ($name:ident: $word:ident, $codes:literal, [$($offset:literal => $rare:literal),*],
+    ($name:ident: $key_type:ident, $keys:literal, [$($offset:literal => $rare:literal),*],
      [$($single:literal),*]) => {{
         octal_macros::unrolled! {
             name = $name,
             code = "0.6",
             fingerprint = 0xfeed,
-            word = $word,
-            codes = $codes,
+            key_type = $key_type,
+            keys = $keys,
             offsets = [$($offset),*],
-            rare_codes = [$($rare),*],
+            rare_keys = [$($rare),*],
             singles = [$($single),*],
         }
-        Case::<$word> {
+        Case::<$key_type> {
             entries: &[$(($offset, $rare)),*],
             singles: &[$($single),*],
-            codes: $name::CODES,
+            keys: $name::KEYS,
             reach: $name::REACH,
             seen: $name::SEEN,
             mark: $name::mark,
@@ -62,7 +62,7 @@ macro_rules! case {
 }
 
 /// The generic engine's marking: `window` ends at the heap, `seen` holds `SEEN` bytes.
-fn reference_mark<W: Code>(case: &Case<W>, window: &[W], seen: &mut [u8], stamp: u8) {
+fn reference_mark<W: Key>(case: &Case<W>, window: &[W], seen: &mut [u8], stamp: u8) {
     let (n, mask) = (window.len(), seen.len() - 1);
     for &(d, r) in case.entries {
         seen[(window[n - d].into() ^ r) & mask] = stamp;
@@ -95,27 +95,27 @@ impl Rng {
 
 /// `trials` random windows and `seen` arrays: `mark` stamps what the reference stamps (every
 /// byte of `seen` equal after both), and `mex` finds the reference's first gap.
-fn check<W: Code>(case: &Case<W>, trials: usize) {
+fn check<W: Key>(case: &Case<W>, trials: usize) {
     let largest = case
         .entries
         .iter()
         .map(|e| e.0)
         .chain(case.singles.iter().copied());
     assert_eq!(case.reach, largest.max().unwrap_or(0));
-    assert_eq!(case.seen, if W::CAPACITY == 256 { 256 } else { case.codes });
-    let mut rng = Rng(case.codes as u64 ^ case.reach as u64);
+    assert_eq!(case.seen, if W::CAPACITY == 256 { 256 } else { case.keys });
+    let mut rng = Rng(case.keys as u64 ^ case.reach as u64);
     for trial in 0..trials {
-        // Half the windows hold codes in use only, half any codes the word can hold (then a u8
-        // index may reach past CODES, and a u16 one is masked).
+        // Half the windows hold keys in use only, half any keys the type can hold (then a u8
+        // index may reach past KEYS, and a u16 one is masked).
         let range = if trial % 2 == 0 {
-            case.codes
+            case.keys
         } else {
             W::CAPACITY
         };
         let window: Vec<W> = (0..case.reach).map(|_| W::new(rng.below(range))).collect();
-        // Stamped up to a random code, then half stamped: the mex lands anywhere.
+        // Stamped up to a random key, then half stamped: the mex lands anywhere.
         let stamp = 1 + rng.below(255) as u8;
-        let stamped = rng.below(case.codes + 1);
+        let stamped = rng.below(case.keys + 1);
         let mut expected: Vec<u8> = (0..case.seen)
             .map(|i| {
                 let coin = rng.next() >> 63 == 0;
@@ -128,21 +128,21 @@ fn check<W: Code>(case: &Case<W>, trials: usize) {
             .collect();
         let mut seen = expected.clone();
         reference_mark(case, &window, &mut expected, stamp);
-        // SAFETY: `window` holds REACH codes before its end; `seen` holds SEEN bytes.
+        // SAFETY: `window` holds REACH keys before its end; `seen` holds SEEN bytes.
         unsafe { (case.mark)(window.as_ptr_range().end, seen.as_mut_ptr(), stamp) };
         assert!(seen == expected, "mark differs in trial {trial}");
-        let codes = &seen[..case.codes];
-        assert_eq!((case.mex)(codes, stamp), reference_mex(codes, stamp));
+        let keys = &seen[..case.keys];
+        assert_eq!((case.mex)(keys, stamp), reference_mex(keys, stamp));
     }
 }
 
-/// `mex` finds a lone gap at each code (every code up to 4096, a sample past that), and gives
+/// `mex` finds a lone gap at each key (every key up to 4096, a sample past that), and gives
 /// `None` with none.
 fn check_mex<W>(case: &Case<W>) {
-    let mut seen = vec![3u8; case.codes];
+    let mut seen = vec![3u8; case.keys];
     assert_eq!((case.mex)(&seen, 3), None);
-    let step = 1.max(case.codes / 4096);
-    for gap in (0..case.codes).step_by(step).chain([case.codes - 1]) {
+    let step = 1.max(case.keys / 4096);
+    for gap in (0..case.keys).step_by(step).chain([case.keys - 1]) {
         seen[gap] = 4;
         assert_eq!((case.mex)(&seen, 3), Some(gap));
         assert_eq!((case.mex)(&seen, 4), Some(usize::from(gap == 0)));
@@ -154,10 +154,10 @@ octal_macros::unrolled! {
     name = officers,
     code = "0.6",
     fingerprint = 0x1234abcd5678ef90,
-    word = u8,
-    codes = 32,
+    key_type = u8,
+    keys = 32,
     offsets = [2, 3, 7],
-    rare_codes = [1, 0, 5],
+    rare_keys = [1, 0, 5],
     singles = [1],
 }
 
@@ -167,10 +167,10 @@ fn emits_the_constants() {
     assert_eq!(officers::FINGERPRINT, 0x1234abcd5678ef90);
     assert_eq!(officers::ENTRIES, 3);
     assert_eq!(officers::REACH, 7);
-    assert_eq!(officers::CODES, 32);
+    assert_eq!(officers::KEYS, 32);
     assert_eq!(officers::SEEN, 256);
-    let word: officers::Word = u8::MAX;
-    assert_eq!(word, 255);
+    let key: officers::Key = u8::MAX;
+    assert_eq!(key, 255);
 }
 
 #[test]

@@ -1,16 +1,16 @@
 //! The emitted module: constants that describe the table, `mark` (one load, one xor and one
-//! store per rare entry, every distance and code an immediate) and `mex` (the stamps read eight at
+//! store per rare entry, every distance and key an immediate) and `mex` (the stamps read eight at
 //! a time, unrolled). Grossman 2019, "Searching for periodicity in Officers", Figures 4 and 5.
 //!
-//! The emitted code names only the module's own items and the prelude, which is all a module
+//! The emitted source names only the module's own items and the prelude, which is all a module
 //! sees, so it means the same wherever the invocation stands.
 
-use crate::validate::{Table, Word};
+use crate::validate::{KeyWidth, Table};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
-/// Code spaces up to this many codes get a fully unrolled `mex`; larger ones a loop.
-const UNROLL_CODES: usize = 4096;
+/// Key spaces up to this many keys get a fully unrolled `mex`; larger ones a loop.
+const UNROLL_KEYS: usize = 4096;
 
 pub(crate) fn emit(table: &Table) -> TokenStream {
     let name = &table.name;
@@ -24,13 +24,13 @@ pub(crate) fn emit(table: &Table) -> TokenStream {
         env!("CARGO_PKG_VERSION"),
     );
     let fingerprint = syn::LitInt::new(&fingerprint, Span::call_site());
-    let word = Ident::new(table.word.name(), Span::call_site());
+    let key_type = Ident::new(table.key_type.name(), Span::call_site());
     let entries = Literal::usize_unsuffixed(table.entries.len());
     let reach = Literal::u32_unsuffixed(table.reach());
-    let codes = Literal::usize_unsuffixed(table.codes);
+    let keys = Literal::usize_unsuffixed(table.keys);
     let seen = Literal::usize_unsuffixed(table.seen());
     let mark = mark(table);
-    let mex = mex(table.codes);
+    let mex = mex(table.keys);
     quote! {
         #[doc = #header]
         pub mod #name {
@@ -38,16 +38,16 @@ pub(crate) fn emit(table: &Table) -> TokenStream {
             pub const CODE: &str = #code;
             /// The fingerprint of the rare table this loop was generated from.
             pub const FINGERPRINT: u64 = #fingerprint;
-            /// The code type of the window.
-            pub type Word = #word;
+            /// The key type of the window.
+            pub type Key = #key_type;
             /// Rare entries: one load, one xor and one store each in `mark`.
             pub const ENTRIES: usize = #entries;
             /// The farthest distance back `mark` reads.
             pub const REACH: usize = #reach;
-            /// Codes in use: `mex` searches `0..CODES`.
-            pub const CODES: usize = #codes;
-            /// The bytes at `seen` that `mark` may write: every index it can form (`CODES` when
-            /// it masks its indices, else every value of the word).
+            /// Keys in use: `mex` searches `0..KEYS`.
+            pub const KEYS: usize = #keys;
+            /// The bytes at `seen` that `mark` may write: every index it can form (`KEYS` when
+            /// it masks its indices, else every value of the key type).
             pub const SEEN: usize = #seen;
 
             #mark
@@ -59,20 +59,20 @@ pub(crate) fn emit(table: &Table) -> TokenStream {
 
 /// `mark`: one statement per rare entry, then one per single.
 fn mark(table: &Table) -> TokenStream {
-    let word = Ident::new(table.word.name(), Span::call_site());
-    let index = |code: TokenStream| {
+    let key_type = Ident::new(table.key_type.name(), Span::call_site());
+    let index = |key: TokenStream| {
         if table.masked() {
-            quote!((#code as usize) & (CODES - 1))
+            quote!((#key as usize) & (KEYS - 1))
         } else {
-            quote!(#code as usize)
+            quote!(#key as usize)
         }
     };
     let entries = table.entries.iter().map(|&(offset, rare)| {
         let offset = Literal::u32_unsuffixed(offset);
-        let rare = match table.word {
-            // Below `codes`, at most 256 for a `u8` word.
-            Word::U8 => Literal::u8_suffixed(rare as u8),
-            Word::U16 => Literal::u16_suffixed(rare),
+        let rare = match table.key_type {
+            // Below `keys`, at most 256 for a `u8` key.
+            KeyWidth::U8 => Literal::u8_suffixed(rare as u8),
+            KeyWidth::U16 => Literal::u16_suffixed(rare),
         };
         let index = index(quote!((*at.sub(#offset) ^ #rare)));
         quote!(*seen.add(#index) = stamp;)
@@ -93,42 +93,42 @@ fn mark(table: &Table) -> TokenStream {
         quote!(unsafe { #(#stores)* })
     };
     quote! {
-        /// Stamps the code of every option of the heap at `at` that the table predicts: for a
-        /// rare entry at distance `d` with code `r`, the code `*at.sub(d) ^ r`; for a single at
-        /// distance `d`, the code `*at.sub(d)`.
+        /// Stamps the key of every option of the heap at `at` that the table predicts: for a
+        /// rare entry at distance `d` with key `r`, the key `*at.sub(d) ^ r`; for a single at
+        /// distance `d`, the key `*at.sub(d)`.
         ///
         /// # Safety
         ///
-        /// `at.sub(REACH) .. at` must be readable codes of one allocation (`at` itself is not
+        /// `at.sub(REACH) .. at` must be readable keys of one allocation (`at` itself is not
         /// read), and `seen` must be valid for writes of `SEEN` bytes.
         #[inline(never)]
-        pub unsafe fn mark(at: *const #word, seen: *mut u8, stamp: u8) {
+        pub unsafe fn mark(at: *const #key_type, seen: *mut u8, stamp: u8) {
             #body
         }
     }
 }
 
-/// `mex`: unrolled over eight-byte chunks up to `UNROLL_CODES` codes, a loop past that, and one
-/// comparison per code below eight codes.
-fn mex(codes: usize) -> TokenStream {
-    let search = if codes < 8 {
-        let checks = (0..codes).map(|i| {
+/// `mex`: unrolled over eight-byte chunks up to `UNROLL_KEYS` keys, a loop past that, and one
+/// comparison per key below eight keys.
+fn mex(keys: usize) -> TokenStream {
+    let search = if keys < 8 {
+        let checks = (0..keys).map(|i| {
             let i = Literal::usize_unsuffixed(i);
             quote!(if seen[#i] != stamp { return Some(#i); })
         });
         quote!(#(#checks)*)
     } else {
-        let chunks = if codes <= UNROLL_CODES {
-            let chunks = (0..codes).step_by(8).map(|at| {
+        let chunks = if keys <= UNROLL_KEYS {
+            let chunks = (0..keys).step_by(8).map(|at| {
                 let at = Literal::usize_unsuffixed(at);
-                quote!(if let Some(code) = gap(seen, #at, splat) { return Some(code); })
+                quote!(if let Some(key) = gap(seen, #at, splat) { return Some(key); })
             });
             quote!(#(#chunks)*)
         } else {
             quote! {
-                for at in (0..CODES).step_by(8) {
-                    if let Some(code) = gap(seen, at, splat) {
-                        return Some(code);
+                for at in (0..KEYS).step_by(8) {
+                    if let Some(key) = gap(seen, at, splat) {
+                        return Some(key);
                     }
                 }
             }
@@ -138,12 +138,12 @@ fn mex(codes: usize) -> TokenStream {
             #chunks
         }
     };
-    let gap = (codes >= 8).then(|| {
+    let gap = (keys >= 8).then(|| {
         quote! {
-            /// The first code in `at..at + 8` whose stamp differs from the byte repeated in
+            /// The first key in `at..at + 8` whose stamp differs from the byte repeated in
             /// `splat`.
             #[inline(always)]
-            fn gap(seen: &[u8; CODES], at: usize, splat: u64) -> Option<usize> {
+            fn gap(seen: &[u8; KEYS], at: usize, splat: u64) -> Option<usize> {
                 let mut stamps = [0; 8];
                 stamps.copy_from_slice(&seen[at..at + 8]);
                 let differ = u64::from_le_bytes(stamps) ^ splat;
@@ -156,10 +156,10 @@ fn mex(codes: usize) -> TokenStream {
         }
     });
     quote! {
-        /// The first code in `0..CODES` whose stamp is not `stamp`, eight stamps at a time;
-        /// `None` when every code is stamped (the code space overflowed).
+        /// The first key in `0..KEYS` whose stamp is not `stamp`, eight stamps at a time;
+        /// `None` when every key is stamped (the key space overflowed).
         #[inline(always)]
-        pub fn mex(seen: &[u8; CODES], stamp: u8) -> Option<usize> {
+        pub fn mex(seen: &[u8; KEYS], stamp: u8) -> Option<usize> {
             #search
             None
         }
@@ -173,7 +173,7 @@ mod tests {
     use crate::expand::expand;
     use crate::testing::{tokens, with};
 
-    /// The emitted code for `src`, as text.
+    /// The emitted source for `src`, as text.
     fn emitted(src: &str) -> String {
         expand(tokens(src)).unwrap().to_string()
     }
@@ -185,10 +185,10 @@ mod tests {
             "pub mod game {",
             "pub const CODE : & str = \"0.137\" ;",
             "pub const FINGERPRINT : u64 = 0x000000000000feed ;",
-            "pub type Word = u8 ;",
+            "pub type Key = u8 ;",
             "pub const ENTRIES : usize = 3 ;",
             "pub const REACH : usize = 7 ;",
-            "pub const CODES : usize = 16 ;",
+            "pub const KEYS : usize = 16 ;",
             "pub const SEEN : usize = 256 ;",
         ] {
             assert!(text.contains(item), "no `{item}` in {text}");
@@ -214,14 +214,14 @@ mod tests {
 
     #[test]
     fn masks_u16_indices_unless_every_code_is_in_use() {
-        let text = emitted(&with("word", "u16"));
+        let text = emitted(&with("key_type", "u16"));
         assert!(text.contains("* const u16"));
         assert!(text
-            .contains("* seen . add (((* at . sub (3) ^ 1u16) as usize) & (CODES - 1)) = stamp ;"));
-        assert!(text.contains("* seen . add ((* at . sub (2) as usize) & (CODES - 1)) = stamp ;"));
-        let text = emitted(&with("word", "u16").replace("codes = 16", "codes = 65536"));
+            .contains("* seen . add (((* at . sub (3) ^ 1u16) as usize) & (KEYS - 1)) = stamp ;"));
+        assert!(text.contains("* seen . add ((* at . sub (2) as usize) & (KEYS - 1)) = stamp ;"));
+        let text = emitted(&with("key_type", "u16").replace("keys = 16", "keys = 65536"));
         assert!(text.contains("* seen . add ((* at . sub (3) ^ 1u16) as usize) = stamp ;"));
-        assert!(!text.contains("CODES - 1"));
+        assert!(!text.contains("KEYS - 1"));
     }
 
     #[test]
@@ -235,9 +235,9 @@ mod tests {
 
     #[test]
     fn unrolls_the_mex_over_chunks_of_eight() {
-        let text = emitted(&with("codes", "64"));
+        let text = emitted(&with("keys", "64"));
         for at in (0..64).step_by(8) {
-            let chunk = format!("if let Some (code) = gap (seen , {at} , splat)");
+            let chunk = format!("if let Some (key) = gap (seen , {at} , splat)");
             assert!(text.contains(&chunk), "no chunk at {at}");
         }
         assert!(!text.contains("gap (seen , 64 ,"));
@@ -246,18 +246,18 @@ mod tests {
 
     #[test]
     fn compares_byte_by_byte_below_eight_codes() {
-        let text = emitted(&with("codes", "4").replace("[1, 5, 9]", "[1, 3, 0]"));
+        let text = emitted(&with("keys", "4").replace("[1, 5, 9]", "[1, 3, 0]"));
         assert!(text.contains("if seen [3] != stamp { return Some (3) ; } None"));
         assert!(!text.contains("fn gap"));
     }
 
     #[test]
     fn loops_past_the_unrolled_size() {
-        let src = with("word", "u16");
-        let unrolled = emitted(&src.replace("codes = 16", "codes = 4096"));
+        let src = with("key_type", "u16");
+        let unrolled = emitted(&src.replace("keys = 16", "keys = 4096"));
         assert!(unrolled.contains("gap (seen , 4088 , splat)"));
-        let looped = emitted(&src.replace("codes = 16", "codes = 8192"));
-        assert!(looped.contains("for at in (0 .. CODES) . step_by (8)"));
+        let looped = emitted(&src.replace("keys = 16", "keys = 8192"));
+        assert!(looped.contains("for at in (0 .. KEYS) . step_by (8)"));
         assert!(!looped.contains("gap (seen , 8 , splat)"));
     }
 }

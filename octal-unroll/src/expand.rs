@@ -19,15 +19,15 @@ mod tests {
     use crate::testing::tokens;
     use std::path::Path;
 
-    /// A small table: u8 words, 16 codes (a two-chunk mex), three entries and two singles.
+    /// A small table: u8 keys, 16 keys (a two-chunk mex), three entries and two singles.
     const SMALL: &str = r#"
         name = small,
         code = "0.137",
         fingerprint = 0x0123456789abcdef,
-        word = u8,
-        codes = 16,
+        key_type = u8,
+        keys = 16,
         offsets = [2, 3, 3],
-        rare_codes = [1, 0, 5],
+        rare_keys = [1, 0, 5],
         singles = [1, 4],
     "#;
 
@@ -51,6 +51,6 @@ mod tests {
     #[test]
     fn reports_the_first_error() {
         let e = expand(tokens(&SMALL.replace("u8", "u32").replace("= 16", "= 17"))).unwrap_err();
-        assert_eq!(e.to_string(), "`word` must be `u8` or `u16`, not `u32`");
+        assert_eq!(e.to_string(), "`key_type` must be `u8` or `u16`, not `u32`");
     }
 }

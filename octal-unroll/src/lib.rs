@@ -1,10 +1,10 @@
 //! `octal-unroll`: a game's rare table becomes the Rust source of an unrolled speculative loop.
 //!
-//! The speculative engine of `solver` predicts the value of heap `n` from a window of codes of
-//! recent values: for each rare entry it loads the code at a fixed distance back, xors it with
-//! the code of a rare value and stamps the result in a `seen` array; it stamps the codes of the
-//! single-heap options too; the candidate is the first unstamped code. [`expand`] emits that work
-//! for one table as straight-line code, every distance and code an immediate, and the mex search
+//! The speculative engine of `solver` predicts the value of heap `n` from a window of keys of
+//! recent values: for each rare entry it loads the key at a fixed distance back, xors it with
+//! the key of a rare value and stamps the result in a `seen` array; it stamps the keys of the
+//! single-heap options too; the candidate is the first unstamped key. [`expand`] emits that work
+//! for one table as straight-line source, every distance and key an immediate, and the mex search
 //! unrolled too (Grossman 2019, "Searching for periodicity in Officers", Figures 4 and 5).
 //!
 //! The input is the text of an `octal_macros::unrolled!` invocation, which [`invocation`] writes
@@ -27,14 +27,14 @@ pub use expand::expand;
 use octal_core::codec::LoopTable;
 use std::fmt::Write;
 
-/// The text of an `unrolled!` invocation for one game's loop table. `u16_words` selects two-byte
-/// codes; `codes` is the number of codes in use (a power of two).
+/// The text of an `unrolled!` invocation for one game's loop table. `u16_keys` selects two-byte
+/// keys; `keys` is the number of keys in use (a power of two).
 pub fn invocation(
     name: &str,
     code: &str,
     fingerprint: u64,
-    u16_words: bool,
-    codes: usize,
+    u16_keys: bool,
+    keys: usize,
     table: &LoopTable,
 ) -> String {
     let list = |items: &mut dyn Iterator<Item = String>| items.collect::<Vec<_>>().join(", ");
@@ -42,8 +42,8 @@ pub fn invocation(
     let _ = writeln!(s, "name = {name},");
     let _ = writeln!(s, "code = {code:?},");
     let _ = writeln!(s, "fingerprint = {fingerprint:#018x},");
-    let _ = writeln!(s, "word = {},", if u16_words { "u16" } else { "u8" });
-    let _ = writeln!(s, "codes = {codes},");
+    let _ = writeln!(s, "key_type = {},", if u16_keys { "u16" } else { "u8" });
+    let _ = writeln!(s, "keys = {keys},");
     let _ = writeln!(
         s,
         "offsets = [{}],",
@@ -51,7 +51,7 @@ pub fn invocation(
     );
     let _ = writeln!(
         s,
-        "rare_codes = [{}],",
+        "rare_keys = [{}],",
         list(&mut table.entries.iter().map(|e| e.1.to_string()))
     );
     let _ = writeln!(
@@ -74,7 +74,7 @@ mod tests {
             hot_from: 9,
         };
         let text = invocation("g", "0.6", 7, false, 256, &table);
-        assert!(text.contains("offsets = [2, 5],") && text.contains("rare_codes = [1, 3],"));
+        assert!(text.contains("offsets = [2, 5],") && text.contains("rare_keys = [1, 3],"));
         let tokens = expand(text.parse().unwrap()).unwrap().to_string();
         assert!(tokens.contains("pub mod g"));
     }

@@ -1,5 +1,5 @@
-//! The syntax of the macro's input: `key = value` pairs separated by commas, in any order, each
-//! key exactly once. Values stay tokens here (with their spans); [`crate::validate`] gives them
+//! The syntax of the macro's input: `field = value` pairs separated by commas, in any order, each
+//! field exactly once. Values stay tokens here (with their spans); [`crate::validate`] gives them
 //! meaning.
 
 use proc_macro2::Span;
@@ -7,19 +7,19 @@ use syn::parse::{Parse, ParseStream};
 use syn::punctuated::Punctuated;
 use syn::{Ident, LitInt, LitStr, Result, Token};
 
-/// The keys, in the order the documentation lists them.
-const KEYS: &str =
-    "`name`, `code`, `fingerprint`, `word`, `codes`, `offsets`, `rare_codes`, `singles`";
+/// The fields, in the order the documentation lists them.
+const FIELDS: &str =
+    "`name`, `code`, `fingerprint`, `key_type`, `keys`, `offsets`, `rare_keys`, `singles`";
 
-/// One invocation, every key present once.
+/// One invocation, every field present once.
 pub(crate) struct Input {
     pub name: Ident,
     pub code: LitStr,
     pub fingerprint: LitInt,
-    pub word: Ident,
-    pub codes: LitInt,
+    pub key_type: Ident,
+    pub keys: LitInt,
     pub offsets: List,
-    pub rare_codes: List,
+    pub rare_keys: List,
     pub singles: List,
 }
 
@@ -47,27 +47,27 @@ impl Parse for Input {
         let mut name = None;
         let mut code = None;
         let mut fingerprint = None;
-        let mut word = None;
-        let mut codes = None;
+        let mut key_type = None;
+        let mut keys = None;
         let mut offsets = None;
-        let mut rare_codes = None;
+        let mut rare_keys = None;
         let mut singles = None;
         while !input.is_empty() {
-            let key: Ident = input.parse()?;
+            let field: Ident = input.parse()?;
             input.parse::<Token![=]>()?;
-            match key.to_string().as_str() {
-                "name" => put(&mut name, &key, input)?,
-                "code" => put(&mut code, &key, input)?,
-                "fingerprint" => put(&mut fingerprint, &key, input)?,
-                "word" => put(&mut word, &key, input)?,
-                "codes" => put(&mut codes, &key, input)?,
-                "offsets" => put(&mut offsets, &key, input)?,
-                "rare_codes" => put(&mut rare_codes, &key, input)?,
-                "singles" => put(&mut singles, &key, input)?,
+            match field.to_string().as_str() {
+                "name" => put(&mut name, &field, input)?,
+                "code" => put(&mut code, &field, input)?,
+                "fingerprint" => put(&mut fingerprint, &field, input)?,
+                "key_type" => put(&mut key_type, &field, input)?,
+                "keys" => put(&mut keys, &field, input)?,
+                "offsets" => put(&mut offsets, &field, input)?,
+                "rare_keys" => put(&mut rare_keys, &field, input)?,
+                "singles" => put(&mut singles, &field, input)?,
                 other => {
                     return Err(syn::Error::new(
-                        key.span(),
-                        format!("unknown key `{other}`; the keys are {KEYS}"),
+                        field.span(),
+                        format!("unknown field `{other}`; the fields are {FIELDS}"),
                     ))
                 }
             }
@@ -79,33 +79,33 @@ impl Parse for Input {
             name: take(name, "name")?,
             code: take(code, "code")?,
             fingerprint: take(fingerprint, "fingerprint")?,
-            word: take(word, "word")?,
-            codes: take(codes, "codes")?,
+            key_type: take(key_type, "key_type")?,
+            keys: take(keys, "keys")?,
             offsets: take(offsets, "offsets")?,
-            rare_codes: take(rare_codes, "rare_codes")?,
+            rare_keys: take(rare_keys, "rare_keys")?,
             singles: take(singles, "singles")?,
         })
     }
 }
 
-/// Parses the value of `key` into its slot, which must still be empty.
-fn put<T: Parse>(slot: &mut Option<T>, key: &Ident, input: ParseStream) -> Result<()> {
-    if slot.is_some() {
+/// Parses the value of `field` into its place, which must still be empty.
+fn put<T: Parse>(place: &mut Option<T>, field: &Ident, input: ParseStream) -> Result<()> {
+    if place.is_some() {
         return Err(syn::Error::new(
-            key.span(),
-            format!("duplicate key `{key}`"),
+            field.span(),
+            format!("duplicate field `{field}`"),
         ));
     }
-    *slot = Some(input.parse()?);
+    *place = Some(input.parse()?);
     Ok(())
 }
 
-/// The value of a key that must be present.
-fn take<T>(slot: Option<T>, key: &str) -> Result<T> {
-    slot.ok_or_else(|| {
+/// The value of a field that must be present.
+fn take<T>(place: Option<T>, field: &str) -> Result<T> {
+    place.ok_or_else(|| {
         syn::Error::new(
             Span::call_site(),
-            format!("missing key `{key}`; the keys are {KEYS}"),
+            format!("missing field `{field}`; the fields are {FIELDS}"),
         )
     })
 }
@@ -128,18 +128,18 @@ mod tests {
     fn parses_a_small_table_in_any_order() {
         let input = parse(
             r#"singles = [1], offsets = [2, 3, 7], name = officers, code = "0.6",
-               fingerprint = 0x1234abcd5678ef90, word = u8, codes = 256,
-               rare_codes = [1, 0, 5],"#,
+               fingerprint = 0x1234abcd5678ef90, key_type = u8, keys = 256,
+               rare_keys = [1, 0, 5],"#,
         )
         .unwrap();
         assert_eq!(input.name, "officers");
         assert_eq!(input.code.value(), "0.6");
         let fingerprint = input.fingerprint.base10_parse::<u64>().unwrap();
         assert_eq!(fingerprint, 0x1234abcd5678ef90);
-        assert_eq!(input.word, "u8");
-        assert_eq!(input.codes.base10_digits(), "256");
+        assert_eq!(input.key_type, "u8");
+        assert_eq!(input.keys.base10_digits(), "256");
         assert_eq!(digits(&input.offsets), ["2", "3", "7"]);
-        assert_eq!(digits(&input.rare_codes), ["1", "0", "5"]);
+        assert_eq!(digits(&input.rare_keys), ["1", "0", "5"]);
         assert_eq!(digits(&input.singles), ["1"]);
         assert_eq!(input.offsets.span.source_text().unwrap(), "[2, 3, 7]");
     }
@@ -153,34 +153,34 @@ mod tests {
 
     #[test]
     fn rejects_an_unknown_key() {
-        let (message, at) = error(parse(&(with("codes", "16") + ", mask = 3")));
+        let (message, at) = error(parse(&(with("keys", "16") + ", mask = 3")));
         assert_eq!(
             message,
-            "unknown key `mask`; the keys are `name`, `code`, `fingerprint`, `word`, `codes`, \
-             `offsets`, `rare_codes`, `singles`"
+            "unknown field `mask`; the fields are `name`, `code`, `fingerprint`, `key_type`, `keys`, \
+             `offsets`, `rare_keys`, `singles`"
         );
         assert_eq!(at.as_deref(), Some("mask"));
     }
 
     #[test]
     fn rejects_a_duplicate_key() {
-        let src = "codes = 8, ".to_owned() + &with("codes", "16");
+        let src = "keys = 8, ".to_owned() + &with("keys", "16");
         let Err(e) = parse(&src) else {
             panic!("accepted")
         };
-        assert_eq!(e.to_string(), "duplicate key `codes`");
+        assert_eq!(e.to_string(), "duplicate field `keys`");
         // Spanned at the second occurrence.
-        let second = src.find("codes = 16").unwrap();
+        let second = src.find("keys = 16").unwrap();
         assert_eq!(e.span().start().column, second);
-        assert_eq!(e.span().source_text().as_deref(), Some("codes"));
+        assert_eq!(e.span().source_text().as_deref(), Some("keys"));
     }
 
     #[test]
     fn rejects_a_missing_key() {
-        let src = r#"name = a, code = "0.6", fingerprint = 1, word = u8, codes = 4,
-                     rare_codes = [], singles = []"#;
+        let src = r#"name = a, code = "0.6", fingerprint = 1, key_type = u8, keys = 4,
+                     rare_keys = [], singles = []"#;
         let (message, at) = error(parse(src));
-        assert!(message.starts_with("missing key `offsets`; the keys are"));
+        assert!(message.starts_with("missing field `offsets`; the fields are"));
         assert_eq!(at, None);
     }
 

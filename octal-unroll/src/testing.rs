@@ -8,20 +8,20 @@ pub(crate) fn tokens(src: &str) -> TokenStream {
     src.parse().expect("test input lexes")
 }
 
-/// A valid invocation's body with the value of `key` replaced by `value`.
-pub(crate) fn with(key: &str, value: &str) -> String {
+/// A valid invocation's body with the value of `field` replaced by `value`.
+pub(crate) fn with(field: &str, value: &str) -> String {
     let mut pairs = [
         ("name", "game"),
         ("code", "\"0.137\""),
         ("fingerprint", "0xfeed"),
-        ("word", "u8"),
-        ("codes", "16"),
+        ("key_type", "u8"),
+        ("keys", "16"),
         ("offsets", "[3, 1, 4]"),
-        ("rare_codes", "[1, 5, 9]"),
+        ("rare_keys", "[1, 5, 9]"),
         ("singles", "[2]"),
     ];
-    let pair = pairs.iter_mut().find(|(k, _)| *k == key);
-    pair.unwrap_or_else(|| panic!("no key {key}")).1 = value;
+    let pair = pairs.iter_mut().find(|(k, _)| *k == field);
+    pair.unwrap_or_else(|| panic!("no field {field}")).1 = value;
     let pairs: Vec<String> = pairs.iter().map(|(k, v)| format!("{k} = {v}")).collect();
     pairs.join(", ")
 }

@@ -6,27 +6,27 @@ use proc_macro2::Ident;
 use std::str::FromStr;
 use syn::{LitInt, Result};
 
-/// The code type of the window.
+/// The key type of the window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Word {
+pub(crate) enum KeyWidth {
     U8,
     U16,
 }
 
-impl Word {
-    /// The most codes the word can hold.
+impl KeyWidth {
+    /// The most keys the type holds.
     pub fn capacity(self) -> usize {
         match self {
-            Word::U8 => 1 << 8,
-            Word::U16 => 1 << 16,
+            KeyWidth::U8 => 1 << 8,
+            KeyWidth::U16 => 1 << 16,
         }
     }
 
     /// The type as Rust spells it.
     pub fn name(self) -> &'static str {
         match self {
-            Word::U8 => "u8",
-            Word::U16 => "u16",
+            KeyWidth::U8 => "u8",
+            KeyWidth::U16 => "u16",
         }
     }
 }
@@ -37,11 +37,11 @@ pub(crate) struct Table {
     pub name: Ident,
     pub code: String,
     pub fingerprint: u64,
-    pub word: Word,
-    /// Codes in use: a power of two, at most `word.capacity()`.
-    pub codes: usize,
-    /// One per rare entry, in the input's order: the distance back (at least 1) and the code
-    /// of the rare value (below `codes`).
+    pub key_type: KeyWidth,
+    /// Keys in use: a power of two, at most `key_type.capacity()`.
+    pub keys: usize,
+    /// One per rare entry, in the input's order: the distance back (at least 1) and the key
+    /// of the rare value (below `keys`).
     pub entries: Vec<(u32, u16)>,
     /// Distances back of single-heap options (each at least 1).
     pub singles: Vec<u32>,
@@ -57,18 +57,18 @@ impl Table {
             .unwrap_or(0)
     }
 
-    /// Whether `mark` masks its indices with `codes - 1`. A `u8` index is below 256 anyway (and
-    /// `seen` then holds 256 bytes); a `u16` one is masked unless every code is in use.
+    /// Whether `mark` masks its indices with `keys - 1`. A `u8` index is below 256 anyway (and
+    /// `seen` then holds 256 bytes); a `u16` one is masked unless every key is in use.
     pub fn masked(&self) -> bool {
-        self.word == Word::U16 && self.codes < self.word.capacity()
+        self.key_type == KeyWidth::U16 && self.keys < self.key_type.capacity()
     }
 
     /// The bytes `mark` may write at `seen`: every index it can form.
     pub fn seen(&self) -> usize {
         if self.masked() {
-            self.codes
+            self.keys
         } else {
-            self.word.capacity()
+            self.key_type.capacity()
         }
     }
 }
@@ -76,56 +76,56 @@ impl Table {
 /// The table `input` describes, or the first error in it (keys in the documented order).
 pub(crate) fn validate(input: Input) -> Result<Table> {
     let fingerprint = int(&input.fingerprint, "u64")?;
-    let word = match input.word.to_string().as_str() {
-        "u8" => Word::U8,
-        "u16" => Word::U16,
+    let key_type = match input.key_type.to_string().as_str() {
+        "u8" => KeyWidth::U8,
+        "u16" => KeyWidth::U16,
         other => {
             return Err(syn::Error::new(
-                input.word.span(),
-                format!("`word` must be `u8` or `u16`, not `{other}`"),
+                input.key_type.span(),
+                format!("`key_type` must be `u8` or `u16`, not `{other}`"),
             ))
         }
     };
-    let codes: usize = int(&input.codes, "usize")?;
-    if !codes.is_power_of_two() {
+    let keys: usize = int(&input.keys, "usize")?;
+    if !keys.is_power_of_two() {
         return Err(syn::Error::new(
-            input.codes.span(),
-            format!("`codes` must be a power of two, not {codes}"),
+            input.keys.span(),
+            format!("`keys` must be a power of two, not {keys}"),
         ));
     }
-    if codes > word.capacity() {
+    if keys > key_type.capacity() {
         return Err(syn::Error::new(
-            input.codes.span(),
+            input.keys.span(),
             format!(
-                "`codes` is {codes} but a `{}` word holds at most {} codes",
-                word.name(),
-                word.capacity()
+                "`keys` is {keys} but a `{}` key_type holds at most {} keys",
+                key_type.name(),
+                key_type.capacity()
             ),
         ));
     }
     let offsets = distances(&input.offsets, "an offset")?;
-    let rare_codes = input
-        .rare_codes
+    let rare_keys = input
+        .rare_keys
         .items
         .iter()
         .map(|lit| {
             let c: u32 = int(lit, "u32")?;
-            // `codes <= 65536`, so a code below it fits in 16 bits.
+            // `keys <= 65536`, so a key below it fits in 16 bits.
             match u16::try_from(c) {
-                Ok(c) if (c as usize) < codes => Ok(c),
+                Ok(c) if (c as usize) < keys => Ok(c),
                 _ => Err(syn::Error::new(
                     lit.span(),
-                    format!("rare code {c} is not below `codes` = {codes}"),
+                    format!("rare key {c} is not below `keys` = {keys}"),
                 )),
             }
         })
         .collect::<Result<Vec<u16>>>()?;
-    if rare_codes.len() != offsets.len() {
+    if rare_keys.len() != offsets.len() {
         return Err(syn::Error::new(
-            input.rare_codes.span,
+            input.rare_keys.span,
             format!(
-                "`rare_codes` has {} entries but `offsets` has {}; they pair up one to one",
-                rare_codes.len(),
+                "`rare_keys` has {} entries but `offsets` has {}; they pair up one to one",
+                rare_keys.len(),
                 offsets.len()
             ),
         ));
@@ -135,9 +135,9 @@ pub(crate) fn validate(input: Input) -> Result<Table> {
         name: input.name,
         code: input.code.value(),
         fingerprint,
-        word,
-        codes,
-        entries: offsets.into_iter().zip(rare_codes).collect(),
+        key_type,
+        keys,
+        entries: offsets.into_iter().zip(rare_keys).collect(),
         singles,
     })
 }
@@ -179,7 +179,7 @@ where
 
 #[cfg(test)]
 mod tests {
-    use super::{validate, Table, Word};
+    use super::{validate, KeyWidth, Table};
     use crate::testing::{error, tokens, with};
 
     fn table(src: &str) -> syn::Result<Table> {
@@ -202,8 +202,8 @@ mod tests {
         assert_eq!(t.name, "game");
         assert_eq!(t.code, "0.137");
         assert_eq!(t.fingerprint, 0xfeed);
-        assert_eq!(t.word, Word::U8);
-        assert_eq!(t.codes, 16);
+        assert_eq!(t.key_type, KeyWidth::U8);
+        assert_eq!(t.keys, 16);
         assert_eq!(t.entries, [(3, 1), (1, 5), (4, 9)]);
         assert_eq!(t.singles, [2, 5]);
         assert_eq!(t.reach(), 5);
@@ -212,11 +212,11 @@ mod tests {
     }
 
     #[test]
-    fn masks_u16_words_unless_every_code_is_in_use() {
-        let t = table(&with("word", "u16")).unwrap();
+    fn masks_u16_keys_unless_every_key_is_in_use() {
+        let t = table(&with("key_type", "u16")).unwrap();
         assert!(t.masked());
         assert_eq!(t.seen(), 16);
-        let all = with("word", "u16").replace("codes = 16", "codes = 65536");
+        let all = with("key_type", "u16").replace("keys = 16", "keys = 65536");
         let t = table(&all.replace("[1, 5, 9]", "[65535, 0, 1]")).unwrap();
         assert!(!t.masked());
         assert_eq!(t.seen(), 65536);
@@ -233,38 +233,38 @@ mod tests {
     #[test]
     fn rejects_a_word_other_than_u8_or_u16() {
         assert_eq!(
-            rejected("word", "u32"),
-            pair("`word` must be `u8` or `u16`, not `u32`", "u32")
+            rejected("key_type", "u32"),
+            pair("`key_type` must be `u8` or `u16`, not `u32`", "u32")
         );
     }
 
     #[test]
     fn rejects_codes_not_a_power_of_two() {
         assert_eq!(
-            rejected("codes", "100"),
-            pair("`codes` must be a power of two, not 100", "100")
+            rejected("keys", "100"),
+            pair("`keys` must be a power of two, not 100", "100")
         );
         assert_eq!(
-            rejected("codes", "0"),
-            pair("`codes` must be a power of two, not 0", "0")
+            rejected("keys", "0"),
+            pair("`keys` must be a power of two, not 0", "0")
         );
     }
 
     #[test]
     fn rejects_codes_too_many_for_the_word() {
         assert_eq!(
-            rejected("codes", "512"),
+            rejected("keys", "512"),
             pair(
-                "`codes` is 512 but a `u8` word holds at most 256 codes",
+                "`keys` is 512 but a `u8` key_type holds at most 256 keys",
                 "512"
             )
         );
         let (message, at) = error(table(
-            &with("word", "u16").replace("codes = 16", "codes = 131072"),
+            &with("key_type", "u16").replace("keys = 16", "keys = 131072"),
         ));
         assert_eq!(
             message,
-            "`codes` is 131072 but a `u16` word holds at most 65536 codes"
+            "`keys` is 131072 but a `u16` key_type holds at most 65536 keys"
         );
         assert_eq!(at.as_deref(), Some("131072"));
     }
@@ -272,9 +272,9 @@ mod tests {
     #[test]
     fn rejects_lengths_that_do_not_pair_up() {
         assert_eq!(
-            rejected("rare_codes", "[1, 5]"),
+            rejected("rare_keys", "[1, 5]"),
             pair(
-                "`rare_codes` has 2 entries but `offsets` has 3; they pair up one to one",
+                "`rare_keys` has 2 entries but `offsets` has 3; they pair up one to one",
                 "[1, 5]"
             )
         );
@@ -291,12 +291,12 @@ mod tests {
     #[test]
     fn rejects_a_rare_code_not_below_codes() {
         assert_eq!(
-            rejected("rare_codes", "[1, 16, 9]"),
-            pair("rare code 16 is not below `codes` = 16", "16")
+            rejected("rare_keys", "[1, 16, 9]"),
+            pair("rare key 16 is not below `keys` = 16", "16")
         );
         assert_eq!(
-            rejected("rare_codes", "[1, 70000, 9]"),
-            pair("rare code 70000 is not below `codes` = 16", "70000")
+            rejected("rare_keys", "[1, 70000, 9]"),
+            pair("rare key 70000 is not below `keys` = 16", "70000")
         );
     }
 

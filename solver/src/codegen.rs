@@ -58,18 +58,12 @@ pub fn rust(code: &Code) -> Result<String, CodegenError> {
     let (space, table, max) = table(code)?;
     let lt = LoopTable::new(&code.rules(), space, &table);
     let bits = value_bits(max);
-    let u16_words = bits > 9;
-    let codes = Codec::code_space(bits);
+    let u16_keys = bits > 9;
+    let keys = Codec::key_space(bits);
     let ident = format!("g{}", code.to_string().replace('.', "_"));
     let fingerprint = table.fingerprint(&space);
-    let text = octal_unroll::invocation(
-        &ident,
-        &code.to_string(),
-        fingerprint,
-        u16_words,
-        codes,
-        &lt,
-    );
+    let text =
+        octal_unroll::invocation(&ident, &code.to_string(), fingerprint, u16_keys, keys, &lt);
     let tokens = text
         .parse()
         .map_err(|e: proc_macro2::LexError| CodegenError::Syntax(e.to_string()))?;

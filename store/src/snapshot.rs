@@ -61,7 +61,7 @@ pub struct SnapshotHeader {
     pub sparse: String,
     pub mask: u16,
     pub domain_k: usize,
-    /// The largest value (the replay's code width).
+    /// The largest value (the replay's key width).
     pub max_value: u16,
     /// First values stored exactly, and rare entries stored.
     pub exact: usize,

@@ -2,12 +2,12 @@
 // game 0.127: domain type, mask 0x1
 // hot options: 325 in shared memory, reaching at most 4090 heaps back; values below 2^9
 
-typedef unsigned char code_t;
+typedef unsigned char key_type;
 typedef unsigned long long u64;
 typedef unsigned short u16;
 
 #define VALUE_BITS 9
-#define CODES 256
+#define KEYS 256
 #define WORDS 8
 #define STRIDE 8
 #define RARE_SOURCES 0
@@ -21,7 +21,7 @@ typedef unsigned short u16;
 #define WINDOW_MAX 8192
 #define SPEC_THREADS 1024
 #define SPEC_UNROLL 4
-#define FAR_SLOTS 128
+#define FAR_SETS 128
 #define OPTIONS_SHARED 1
 #define DIST_BITS 24
 #define RING 32768
@@ -35,7 +35,7 @@ typedef unsigned short u16;
 #define VERIFY_PAD 128
 #define VALUE_WORDS 16
 #define VERIFY_SETS 32
-#define FLAG_SLOTS 4096
+#define FLAG_LIST 4096
 
 #define N_WHOLE 2
 #define N_SINGLE 2
@@ -54,15 +54,15 @@ __constant__ unsigned int BREAK[1] = {
 // The kernels of the GPU engine (`spec`, `decode`, `verify`, `mex`): the same text for every
 // game, after the game's macros and tables above.
 #define NONE 0xffffffffffffffffull
-// The code of a rare heap, when options may read rare heaps (RARE_SOURCES): all ones, so that
-// the xor with an option's code is at least CODES, the discard bit.
-#define SENTINEL ((code_t)~0u)
+// The key of a rare heap, when options may read rare heaps (RARE_SOURCES): all ones, so that
+// the xor with an option's key is at least KEYS, the discard bit.
+#define SENTINEL ((key_type)~0u)
 
 __device__ __forceinline__ unsigned rare_parity(u64 n) {
     return DOMAIN ? (unsigned)((n ^ (u64)DOMAIN_K) & 1) : 0u;
 }
 
-// The common value at heap n whose code is c (octal_core::codec::Codec::decode).
+// The common value at heap n whose key is c (octal_core::codec::Codec::decode).
 __device__ __forceinline__ u16 decode_common(u64 n, unsigned c) {
     unsigned low = c & ((1u << DROP_BIT) - 1u);
     unsigned v = ((c >> DROP_BIT) << (DROP_BIT + 1)) | low;
@@ -71,35 +71,35 @@ __device__ __forceinline__ u16 decode_common(u64 n, unsigned c) {
     return (u16)(v | ((parity ^ want) << DROP_BIT));
 }
 
-// The control words of `spec` (CTL_*, see kernels_gen::ctl): the heap whose mex left the code
+// The control words of `spec` (CTL_*, see kernels_gen::ctl): the heap whose mex left the key
 // space (out), rounds run (out), the first heap changed (2 n, or 2 n + 1 in the heap's first
 // round) and the first heap whose mex overflowed in rounds r % 3, the grid barrier's arrivals
 // (one per block and round, never reset within a launch). The host sets every word to NONE but
 // the rounds and the arrivals (zero) before a launch.
 
 #if RING
-// Copies the codes of heaps [from, to) (widened to whole 16-byte groups: the codes buffer is
+// Copies the keys of heaps [from, to) (widened to whole 16-byte groups: the keys buffer is
 // padded, and its ring of cmask + 1 heaps is a multiple of 16) into the ring, 16 bytes a thread
 // at a time, past L1.
-__device__ __forceinline__ void load_ring(code_t *ring, const code_t *codes, u64 cmask, u64 from, u64 to) {
-    const u64 per = 16u / sizeof(code_t);
+__device__ __forceinline__ void load_ring(key_type *ring, const key_type *keys, u64 cmask, u64 from, u64 to) {
+    const u64 per = 16u / sizeof(key_type);
     for (u64 h = (from & ~(per - 1u)) + per * threadIdx.x; h < to; h += per * SPEC_THREADS) {
-        *(uint4 *)(ring + (h & (RING - 1))) = __ldcg((const uint4 *)(codes + (h & cmask)));
+        *(uint4 *)(ring + (h & (RING - 1))) = __ldcg((const uint4 *)(keys + (h & cmask)));
     }
 }
 #endif
 
 // Thread 0's part of the end of round r (after a block barrier): folds the block's first changed
-// and first overflowing heap into the round's slots and waits until every block of the
+// and first overflowing heap into the round's rotating words and waits until every block of the
 // (cooperative, hence co-resident) grid has arrived. The barrier counts arrivals without reset,
 // so nothing waits on a last arriver. The arrival returns the count, so the last block to arrive
 // does not poll at all, and the others start polling from what it told them (1% faster than a
 // `red` and polls).
 __device__ __forceinline__ void arrive(u64 *ctl, unsigned r, u64 *block_min) {
-    unsigned slot = r % 3u;
-    if (block_min[0] != NONE) atomicMin(ctl + CTL_CHANGED + slot, block_min[0]);
-    if (block_min[1] != NONE) atomicMin(ctl + CTL_OVER + slot, block_min[1]);
-    // Release: this block's codes and slot minima before the arrival; acquire: every block's
+    unsigned rot = r % 3u;
+    if (block_min[0] != NONE) atomicMin(ctl + CTL_CHANGED + rot, block_min[0]);
+    if (block_min[1] != NONE) atomicMin(ctl + CTL_OVER + rot, block_min[1]);
+    // Release: this block's keys and round minima before the arrival; acquire: every block's
     // after it (bar.sync carries both to the block's other threads).
     u64 all = (u64)(r + 1u) * gridDim.x;
     u64 arrived;
@@ -114,25 +114,25 @@ __device__ __forceinline__ void arrive(u64 *ctl, unsigned r, u64 *block_min) {
 
 // The rest of the end of round r, after a block barrier that follows `arrive`: while thread 0
 // reads the grid's first changed heap and first overflow into *changed and *over (shared
-// memory), the block reloads its ring with the codes of heaps [from, to) (see `spec`). Writes
+// memory), the block reloads its ring with the keys of heaps [from, to) (see `spec`). Writes
 // before the arrival are visible after it to reads past L1 (__ldcg).
 __device__ __forceinline__ void finish_round(u64 *ctl, unsigned r, u64 *changed, u64 *over,
-        code_t *ring, const code_t *codes, u64 cmask, u64 from, u64 to) {
-    unsigned slot = r % 3u;
+        key_type *ring, const key_type *keys, u64 cmask, u64 from, u64 to) {
+    unsigned rot = r % 3u;
     if (threadIdx.x == 0) {
-        *changed = *(volatile u64 *)(ctl + CTL_CHANGED + slot);
-        *over = *(volatile u64 *)(ctl + CTL_OVER + slot);
+        *changed = *(volatile u64 *)(ctl + CTL_CHANGED + rot);
+        *over = *(volatile u64 *)(ctl + CTL_OVER + rot);
     }
 #if RING
-    load_ring(ring, codes, cmask, from, to);
+    load_ring(ring, keys, cmask, from, to);
 #endif
     __syncthreads();
 }
 
-struct Option { unsigned dist; unsigned code; };
+struct Option { unsigned dist; unsigned key; };
 
-// Option j: from the block's copy in shared memory (code << DIST_BITS | distance, one word), or
-// from the table (distance, code) in global memory when it does not fit.
+// Option j: from the block's copy in shared memory (key << DIST_BITS | distance, one word), or
+// from the table (distance, key) in global memory when it does not fit.
 __device__ __forceinline__ Option option_at(const unsigned *opts, unsigned j) {
 #if OPTIONS_SHARED
     unsigned v = opts[j];
@@ -152,22 +152,22 @@ __device__ __forceinline__ u64 first_k(u64 p, u64 blocks, u64 b, unsigned res) {
 
 #if RING
 #define SOURCE(h) ring[(h) & (RING - 1)]
-// The code of heap n - d (32-bit ring arithmetic: the ring is a power of two below 2^32).
+// The key of heap n - d (32-bit ring arithmetic: the ring is a power of two below 2^32).
 #define SOURCE_BACK(n, d) ring[((unsigned)(n) - (d)) & (RING - 1)]
 #else
-#define SOURCE(h) __ldcg(codes + ((h) & cmask))
-#define SOURCE_BACK(n, d) __ldcg(codes + (((n) - (d)) & cmask))
+#define SOURCE(h) __ldcg(keys + ((h) & cmask))
+#define SOURCE_BACK(n, d) __ldcg(keys + (((n) - (d)) & cmask))
 #endif
 
-// Code of the option j of heap n: the code of its source heap n - d xor the option's code. With
-// RARE_SOURCES, CODES (the discard bit) for a source that is rare (the sentinel) or not a heap
+// Key of the option j of heap n: the key of its source heap n - d xor the option's key. With
+// RARE_SOURCES, KEYS (the discard bit) for a source that is rare (the sentinel) or not a heap
 // (d >= n).
-__device__ __forceinline__ unsigned option_code(const unsigned *opts, const code_t *ring, const code_t *codes,
+__device__ __forceinline__ unsigned option_key(const unsigned *opts, const key_type *ring, const key_type *keys,
         u64 cmask, u64 n, unsigned j) {
     Option o = option_at(opts, j);
-    unsigned x = (unsigned)SOURCE_BACK(n, o.dist) ^ o.code;
+    unsigned x = (unsigned)SOURCE_BACK(n, o.dist) ^ o.key;
 #if RARE_SOURCES
-    return (u64)o.dist < n ? min(x, (unsigned)CODES) : (unsigned)CODES;
+    return (u64)o.dist < n ? min(x, (unsigned)KEYS) : (unsigned)KEYS;
 #else
     return x;
 #endif
@@ -183,14 +183,14 @@ __device__ __forceinline__ unsigned option_code(const unsigned *opts, const code
 // read and cleared by one atomic exchange (a load and a store cost more of that bandwidth), then
 // the reductions (independent, so that they overlap: one after another they took ~1 150 cycles
 // a heap, a quarter of its time).
-__device__ __forceinline__ void mark_options(const unsigned *opts, const code_t *ring, const code_t *codes,
+__device__ __forceinline__ void mark_options(const unsigned *opts, const key_type *ring, const key_type *keys,
         u64 cmask, unsigned *mine, unsigned (&got)[GOT], unsigned lane, u64 n, unsigned from, unsigned to) {
     #pragma unroll
     for (unsigned k = 0; k < GOT; k++) got[k] = 0u;
     for (unsigned j0 = from + lane; j0 < to; j0 += 32u * SPEC_UNROLL) {
         unsigned x[SPEC_UNROLL];
         #pragma unroll
-        for (unsigned u = 0; u < SPEC_UNROLL; u++) x[u] = option_code(opts, ring, codes, cmask, n, min(j0 + 32u * u, to - 1u));
+        for (unsigned u = 0; u < SPEC_UNROLL; u++) x[u] = option_key(opts, ring, keys, cmask, n, min(j0 + 32u * u, to - 1u));
         #pragma unroll
         for (unsigned u = 0; u < SPEC_UNROLL; u++) atomicOr(mine + 32u * (x[u] >> 5), 1u << (x[u] & 31u));
     }
@@ -212,69 +212,69 @@ __device__ __forceinline__ void mark_options(const unsigned *opts, const code_t 
     __syncwarp();
 }
 
-// Moves into the far slot si of heap n its options whose sources lie before p, as far as the
+// Moves into the far set si of heap n its options whose sources lie before p, as far as the
 // lanes' samples of the distances tell (the first sample past n - p bounds them): options
-// [s, settled[si]) join the slot, which then holds [s, n_options). The bound only falls as p
-// advances; min() keeps the slot's range whole regardless.
-__device__ __forceinline__ void settle(const unsigned *opts, const code_t *ring, const code_t *codes, u64 cmask,
+// [s, settled[si]) join the set, which then holds [s, n_options). The bound only falls as p
+// advances; min() keeps the set's range whole regardless.
+__device__ __forceinline__ void settle(const unsigned *opts, const key_type *ring, const key_type *keys, u64 cmask,
         unsigned *far, unsigned *settled, unsigned lane, u64 n, unsigned si, unsigned sample, unsigned near, u64 p) {
-    unsigned *slot = far + STRIDE * si;
+    unsigned *far_set = far + STRIDE * si;
     unsigned above_t = __ballot_sync(0xffffffffu, sample > (unsigned)(n - p));
     unsigned s_old = settled[si];
     unsigned s = min(above_t ? (unsigned)(__ffs(above_t) - 1) * near / 32u : near, s_old);
     for (unsigned j = s + lane; j < s_old; j += 32u) {
-        unsigned x = option_code(opts, ring, codes, cmask, n, j);
-        atomicOr(slot + (x >> 5), 1u << (x & 31u));
+        unsigned x = option_key(opts, ring, keys, cmask, n, j);
+        atomicOr(far_set + (x >> 5), 1u << (x & 31u));
     }
     __syncwarp();
     if (lane == 0) settled[si] = s;
 }
 
 // Settles the heaps of block b in the window [p, end) whose k = res mod the block's warps.
-__device__ __forceinline__ void settle_heaps(const unsigned *opts, const code_t *ring, const code_t *codes, u64 cmask,
+__device__ __forceinline__ void settle_heaps(const unsigned *opts, const key_type *ring, const key_type *keys, u64 cmask,
         unsigned *far, unsigned *settled, unsigned lane, u64 blocks, u64 b, unsigned res, unsigned sample,
         unsigned near, u64 p, u64 end) {
     for (u64 k = first_k(p, blocks, b, res); b + blocks * k < end; k += SPEC_THREADS / 32u) {
-        settle(opts, ring, codes, cmask, far, settled, lane, b + blocks * k, (unsigned)(k % FAR_SLOTS), sample, near, p);
+        settle(opts, ring, keys, cmask, far, settled, lane, b + blocks * k, (unsigned)(k % FAR_SETS), sample, near, p);
     }
 }
 
 // Speculates heaps [lo, hi) by rounds over a window of `window` heaps (at most WINDOW_MAX and
-// (FAR_SLOTS - 2) blocks): each round every heap of the window is computed from the codes of the
+// (FAR_SETS - 2) blocks): each round every heap of the window is computed from the keys of the
 // round before, heap n by a warp of block n % blocks (the lanes split the options, each marking
-// its own bitset; the bitsets are or-ed and the first free code taken) and stored if it changed
-// (always in its first round: the ring holds the codes of the window and the heaps before it,
-// reloaded after every round, and no code of a heap entering it).
+// its own bitset; the bitsets are or-ed and the first free key taken) and stored if it changed
+// (always in its first round: the ring holds the keys of the window and the heaps before it,
+// reloaded after every round, and no key of a heap entering it).
 // Options whose source lies before p read final values: a heap marks them once into its block's
-// far slot and the rounds recompute only the others. In its first round a heap marks the
+// far set and the rounds recompute only the others. In its first round a heap marks the
 // options reaching more than `window` back (and nothing else: its near sources are guesses too
 // young to be worth the time, and the round's slowest warp would be the one doing both) and
-// counts as changed; as p advances, its options whose sources p has passed join the slot too,
+// counts as changed; as p advances, its options whose sources p has passed join the far set too,
 // while thread 0 waits at the grid barrier (`settle`: bounded by 32 samples of the distances, so
 // a few stay in the rounds a little longer). The heaps before the first one that changed agree
 // with their own options: they are the values of the recurrence, and so is the first changed
 // heap, computed from them, unless it was in its first round; the window moves past it (to it,
 // in that case). A round's first change is kept as 2 n + 1 for a heap in its first round and 2 n
 // otherwise. A launch ends when the window passes hi, or at the first heap, so proved, whose mex
-// leaves the code space.
-extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u64 cmask, u64 lo, u64 hi, unsigned window, u64 *ctl,
+// leaves the key space.
+extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(key_type *keys, u64 cmask, u64 lo, u64 hi, unsigned window, u64 *ctl,
         const uint2 *table, unsigned n_options) {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ u64 block_min[2], round_end[2];
-    // Options [settled[slot], n_options) of the slot's heap are in its far slot.
-    __shared__ unsigned settled[FAR_SLOTS];
+    // Options [settled[si], n_options) of far set si's heap are in that set.
+    __shared__ unsigned settled[FAR_SETS];
     unsigned *bitsets = (unsigned *)smem;
     unsigned *far = bitsets + STRIDE * SPEC_THREADS;
 #if OPTIONS_SHARED
-    unsigned *opts = far + STRIDE * FAR_SLOTS;
+    unsigned *opts = far + STRIDE * FAR_SETS;
 #else
     const unsigned *opts = (const unsigned *)table;
 #endif
 #if RING
     // 16-byte aligned: a multiple of four options.
-    code_t *ring = (code_t *)(far + STRIDE * FAR_SLOTS + (OPTIONS_SHARED ? (OPTIONS_CAP + 3) / 4 * 4 : 0));
+    key_type *ring = (key_type *)(far + STRIDE * FAR_SETS + (OPTIONS_SHARED ? (OPTIONS_CAP + 3) / 4 * 4 : 0));
 #else
-    code_t *ring = 0;
+    key_type *ring = 0;
 #endif
     unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
 #if OPTIONS_SHARED
@@ -287,7 +287,7 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
 #if RING
     // The options reach at most the last one's distance back (they are sorted by distance).
     u64 reach = table[n_options - 1u].x;
-    load_ring(ring, codes, cmask, lo > reach ? lo - reach : 0u, min(lo + 2ull * window, hi));
+    load_ring(ring, keys, cmask, lo > reach ? lo - reach : 0u, min(lo + 2ull * window, hi));
 #endif
     if (tid == 0) {
         block_min[0] = NONE;
@@ -316,35 +316,35 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
         }
         for (u64 k = first_k(p, blocks, b, warp); b + blocks * k < end; k += SPEC_THREADS / 32u) {
             u64 n = b + blocks * k;
-            unsigned si = (unsigned)(k % FAR_SLOTS);
-            unsigned *slot = far + STRIDE * si;
+            unsigned si = (unsigned)(k % FAR_SETS);
+            unsigned *far_set = far + STRIDE * si;
             bool fresh = n >= fresh_from;
-            // Options [settled[si], n_options) are in the far slot (see `settle`), the round
-            // marks the others: the codes taken are got | slot (a fresh heap's marks are all
-            // far, and become its slot). Two calls, not one with chosen bounds: each is inlined
+            // Options [settled[si], n_options) are in the far set (see `settle`), the round
+            // marks the others: the keys taken are got | far_set (a fresh heap's marks are all
+            // far, and become its far set). Two calls, not one with chosen bounds: each is inlined
             // for its case, and one call ran the speculation 2% slower.
             unsigned got[GOT];
             if (fresh) {
-                mark_options(opts, ring, codes, cmask, mine, got, lane, n, near, n_options);
+                mark_options(opts, ring, keys, cmask, mine, got, lane, n, near, n_options);
                 #pragma unroll
                 for (unsigned w0 = 0; w0 < WORDS; w0 += 32u) {
-                    if (w0 + lane < WORDS) slot[w0 + lane] = got[w0 / 32u];
+                    if (w0 + lane < WORDS) far_set[w0 + lane] = got[w0 / 32u];
                 }
                 if (lane == 0) settled[si] = near;
             } else {
-                mark_options(opts, ring, codes, cmask, mine, got, lane, n, 0u, settled[si]);
+                mark_options(opts, ring, keys, cmask, mine, got, lane, n, 0u, settled[si]);
                 #pragma unroll
                 for (unsigned w0 = 0; w0 < WORDS; w0 += 32u) {
-                    if (w0 + lane < WORDS) got[w0 / 32u] |= slot[w0 + lane];
+                    if (w0 + lane < WORDS) got[w0 / 32u] |= far_set[w0 + lane];
                 }
             }
-            unsigned c = CODES;
+            unsigned c = KEYS;
             #pragma unroll
             for (unsigned w0 = 0; w0 < WORDS; w0 += 32u) {
                 unsigned w = w0 + lane;
                 unsigned taken = w < WORDS ? got[w0 / 32u] : 0xffffffffu;
                 unsigned free_words = __ballot_sync(0xffffffffu, ~taken != 0u);
-                if (free_words && c == CODES) {
+                if (free_words && c == KEYS) {
                     unsigned f = (unsigned)(__ffs(free_words) - 1);
                     unsigned t = __shfl_sync(0xffffffffu, taken, f);
                     c = 32u * (w0 + f) + (unsigned)(__ffs(~t) - 1);
@@ -352,13 +352,13 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
             }
             if (lane == 0) {
                 if (fresh) {
-                    if (c < CODES) codes[n & cmask] = (code_t)c;
+                    if (c < KEYS) keys[n & cmask] = (key_type)c;
                     atomicMin(block_min, 2u * n + 1u);
-                } else if (c >= CODES) {
+                } else if (c >= KEYS) {
                     atomicMin(block_min + 1, n);
                     atomicMin(block_min, 2u * n);
                 } else if (c != (unsigned)SOURCE(n)) {
-                    codes[n & cmask] = (code_t)c;
+                    keys[n & cmask] = (key_type)c;
                     atomicMin(block_min, 2u * n);
                 }
             }
@@ -371,11 +371,11 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
         if (tid == 0) {
             arrive(ctl, round, block_min);
         } else if (warp != 0) {
-            settle_heaps(opts, ring, codes, cmask, far, settled, lane, blocks, b, warp, sample, near, p, end);
-            if (warp == 1u) settle_heaps(opts, ring, codes, cmask, far, settled, lane, blocks, b, 0u, sample, near, p, end);
+            settle_heaps(opts, ring, keys, cmask, far, settled, lane, blocks, b, warp, sample, near, p, end);
+            if (warp == 1u) settle_heaps(opts, ring, keys, cmask, far, settled, lane, blocks, b, 0u, sample, near, p, end);
         }
         __syncthreads();
-        finish_round(ctl, round, round_end, round_end + 1, ring, codes, cmask, p, end);
+        finish_round(ctl, round, round_end, round_end + 1, ring, keys, cmask, p, end);
         u64 changed = round_end[0];
         u64 over = round_end[1];
         round++;
@@ -389,12 +389,12 @@ extern "C" __global__ void __launch_bounds__(SPEC_THREADS) spec(code_t *codes, u
     if (b == 0 && tid == 0) ctl[CTL_ROUNDS] += round;
 }
 
-// The values of heaps [lo, hi) from their codes, into the ring (heap n at n & cmask, as the
-// codes) and, for the heaps below prefix + VERIFY_PAD, into the prefix too.
-extern "C" __global__ void decode(const code_t *codes, u16 *ring, u16 *first, u64 prefix, u64 cmask, u64 lo, u64 hi) {
+// The values of heaps [lo, hi) from their keys, into the ring (heap n at n & cmask, as the
+// keys) and, for the heaps below prefix + VERIFY_PAD, into the prefix too.
+extern "C" __global__ void decode(const key_type *keys, u16 *ring, u16 *first, u64 prefix, u64 cmask, u64 lo, u64 hi) {
     u64 n = lo + (u64)blockIdx.x * blockDim.x + threadIdx.x;
     if (n >= hi) return;
-    u16 v = decode_common(n, codes[n & cmask]);
+    u16 v = decode_common(n, keys[n & cmask]);
     ring[n & cmask] = v;
     if (n < prefix + VERIFY_PAD) first[n] = v;
 }
@@ -404,7 +404,7 @@ extern "C" __global__ void decode(const code_t *codes, u16 *ring, u16 *first, u6
 // flags[0] that failed is listed.
 __device__ __forceinline__ void flag(u64 *flags, u64 n) {
     u64 k = atomicAdd(flags + 1, 1ull);
-    if (k < FLAG_SLOTS) flags[2 + k] = n; else atomicMin(flags, n);
+    if (k < FLAG_LIST) flags[2 + k] = n; else atomicMin(flags, n);
 }
 
 // Word w of the rare-class values below c whose lack keeps a proof open: the rare-class bits of

@@ -148,7 +148,7 @@ fn notice_printer() -> impl FnMut(&Notice) {
             }
         }
         Notice::Widened { bits } => {
-            eprintln!("octal: values need {bits} bits: codes widened, engine rebuilt");
+            eprintln!("octal: values need {bits} bits: the engine's keys widened, engine rebuilt");
         }
         Notice::StaleBuildTable => {
             eprintln!("octal: the game's build-time rare table is stale (a rare value it lacks was found): continuing on the generic engine with the updated table");
@@ -200,7 +200,7 @@ fn execute(
     let bar = progress_bar(cfg.request.n, out.quiet, HEAPS_BAR);
     // The sparse space in use, as discovery and the changes of space say.
     let space = std::sync::Mutex::new(None);
-    // The summary under that space, folded block by block as values are proved.
+    // The summary under that space, folded batch by batch as values are proved.
     let mut summarizer: Option<(Option<SparseSpace>, Summarizer)> = None;
     let solution = pool.install(|| {
         solve::solve_watched(

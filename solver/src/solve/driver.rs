@@ -407,7 +407,7 @@ fn seed_table(game: Option<&GameDef>, space: SparseSpace, g: &[u16]) -> RareTabl
     RareTable::from_entries(entries)
 }
 
-/// Codes wide enough for the largest value of `seed`.
+/// Keys wide enough for the largest value of `seed`.
 fn seed_bits(seed: &RareTable) -> u32 {
     value_bits(seed.entries().iter().map(|e| e.1).max().unwrap_or(0))
 }

@@ -33,6 +33,7 @@ impl Shared {
         "Heaps to compute, 0 .. N-1: a whole number such as 1000000, 1e9 or 2^22";
     pub const MAX_HEAPS: &'static str =
         "The most heaps to compute for a run that stops at a proved period";
+    pub const OUT: &'static str = "The directory the command writes (see --help)";
 }
 
 #[derive(Debug, Parser)]
@@ -80,10 +81,10 @@ pub enum Command {
     /// contract: code, n, engine, verified, fnv1a64 (FNV-1a 64 over G(0..n-1), two bytes each,
     /// little-endian), max_value, max_value_at, p_positions, last_p_position, sparse (kind, mask,
     /// rare_count, last_rare, last_rare_value, changes), period (period, preperiod,
-    /// last_exception, proved, checked_to; or null with searched_to), stretches (from, to,
-    /// engine), threads, table_corrections, seconds, values_per_second, and powers_of_two: the
-    /// statistics of heaps 0 .. 2^k - 1 for every 2^k from 2^10 up to n (n, max_value,
-    /// max_value_at, rare_count, last_rare, fnv1a64). A GPU run ends stderr with where the
+    /// last_exception, proved, checked_to; or null, with searched_to beside it), stretches
+    /// (from, to, engine), threads, table_corrections, seconds, values_per_second, and
+    /// powers_of_two: the statistics of heaps 0 .. 2^k - 1 for every 2^k from 2^10 up to n (n,
+    /// max_value, max_value_at, and under the run's space mask, rare_count, last_rare; fnv1a64). A GPU run ends stderr with where the
     /// device's time went.
     #[command(verbatim_doc_comment)]
     Solve(SolveArgs),
@@ -197,7 +198,7 @@ pub struct SolveArgs {
     pub engine: EngineChoice,
     #[arg(long, help = Shared::GPU, long_help = "Compute on the GPU (NVIDIA, CUDA driver and NVRTC loaded at run time; without them one line and exit 1). The device opens beside the host's work, which computes meanwhile; it takes the stretches that suit speculation and marks the marking engine's far options. GPU values are reported only after the device's verifier proved them. OCTAL_GPU_WINDOW (32 to 8192), OCTAL_GPU_GROWING_BUDGET (2^14 to 2^24) and OCTAL_GPU_CHAIN (host or device) tune it")]
     pub gpu: bool,
-    #[arg(long, help = Shared::THREADS)]
+    #[arg(long, value_name = "T", help = Shared::THREADS)]
     pub threads: Option<usize>,
     /// Skip verification: the values are candidates and every output says UNVERIFIED
     /// ("verified": false).
@@ -208,11 +209,7 @@ pub struct SolveArgs {
     /// Write the values as an OEIS b-file (lines "n G(n)").
     #[arg(long, value_name = "FILE")]
     pub values: Option<PathBuf>,
-    /// Stream the verified values to this run directory: values.bin (checksummed chunks, one
-    /// byte a value until a value needs two), checkpoint.json (replaced atomically at most every
-    /// --checkpoint-secs), a lock, and the value store values.work; continue it with `octal
-    /// resume DIR`.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help = Shared::OUT, long_help = "The run directory to stream the verified values to: values.bin (checksummed chunks, one byte a value until a value needs two), checkpoint.json (replaced atomically at most every --checkpoint-secs), a lock, and the value store values.work; continue it with `octal resume DIR`")]
     pub out: Option<PathBuf>,
     #[arg(long, short = 'q', help = Shared::QUIET)]
     pub quiet: bool,
@@ -240,7 +237,7 @@ pub struct ResumeArgs {
     pub engine: Option<EngineChoice>,
     #[arg(long, help = Shared::GPU)]
     pub gpu: bool,
-    #[arg(long, help = Shared::THREADS)]
+    #[arg(long, value_name = "T", help = Shared::THREADS)]
     pub threads: Option<usize>,
     #[arg(long, help = Shared::JSON)]
     pub json: bool,
@@ -263,7 +260,7 @@ pub struct CheckArgs {
     pub sample: usize,
     #[arg(long, help = Shared::JSON, long_help = "Print one JSON object on stdout: the run's summary (with the fnv1a64 at every power of two) and what was checked")]
     pub json: bool,
-    #[arg(long, help = Shared::THREADS)]
+    #[arg(long, value_name = "T", help = Shared::THREADS)]
     pub threads: Option<usize>,
 }
 
@@ -288,12 +285,11 @@ pub struct CheckpointArgs {
 pub struct RestoreArgs {
     /// The snapshot.
     pub file: PathBuf,
-    /// The run directory to make (new or empty).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help = Shared::OUT, long_help = "The run directory to make (new or empty)")]
     pub out: PathBuf,
     #[arg(long, help = Shared::GPU, long_help = "Replay on the GPU (the CPU takes the heaps whose options reach rare heaps where the device's kernels cannot), and continue the run on the GPU when it is resumed")]
     pub gpu: bool,
-    #[arg(long, help = Shared::THREADS)]
+    #[arg(long, value_name = "T", help = Shared::THREADS)]
     pub threads: Option<usize>,
     #[arg(long, short = 'q', help = Shared::QUIET)]
     pub quiet: bool,
@@ -347,8 +343,7 @@ pub struct SurveyArgs {
     pub digits: Option<usize>,
     #[arg(long, value_name = "N", allow_hyphen_values = true, help = Shared::MAX_HEAPS, long_help = "The most heaps to compute for each game, which stops at its proved period [default: 2^18]: a game without a proved period by then is open")]
     pub max_n: Option<String>,
-    /// The survey directory (default survey-D).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help = Shared::OUT, long_help = "The survey directory to make (default survey-D)")]
     pub out: Option<PathBuf>,
     /// Print this table on standard output: md, csv or json (all are written to the directory).
     #[arg(long)]
@@ -360,7 +355,7 @@ pub struct SurveyArgs {
     /// Take part K of N of the games (K from 0 to N-1).
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
-    #[arg(long, help = Shared::THREADS)]
+    #[arg(long, value_name = "T", help = Shared::THREADS)]
     pub threads: Option<usize>,
     #[arg(long, short = 'q', help = Shared::QUIET)]
     pub quiet: bool,
@@ -377,8 +372,7 @@ pub struct MergeArgs {
     /// The shard directories, all of one survey.
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
-    /// The directory of the whole survey (new or empty).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help = Shared::OUT, long_help = "The directory of the whole survey (new or empty)")]
     pub out: PathBuf,
     /// Print this table on standard output: md, csv or json.
     #[arg(long)]
@@ -394,7 +388,7 @@ pub struct BenchArgs {
     pub code: String,
     #[arg(short = 'n', default_value = "2^22", value_name = "N", help = Shared::HEAPS, long_help = "The largest number of heaps; the bench also runs at 2^18, 2^20, ... up to it")]
     pub n: String,
-    #[arg(long, help = Shared::THREADS)]
+    #[arg(long, value_name = "T", help = Shared::THREADS)]
     pub threads: Option<usize>,
     #[arg(long, value_name = "FILE", num_args = 0..=1, help = Shared::JSON, long_help = "Print one JSON object on stdout (the tables go to stderr); with FILE, write it to FILE as well and print the tables")]
     pub json: Option<Option<PathBuf>>,
