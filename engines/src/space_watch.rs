@@ -7,7 +7,7 @@
 //! space holds never switches on a tie; the marking engines, which a change costs nothing, take
 //! the best space.
 
-use octal_core::discover::{best_of, Histogram, NONE_ABOVE};
+use octal_core::discover::{best_of, same_on_values, Histogram, NONE_ABOVE};
 use octal_core::{Rules, SparseSpace};
 
 /// The sparse fraction of the later half up to which the speculative engine runs: rare values
@@ -82,6 +82,11 @@ impl SpaceWatch {
         let Some((best, score)) = best_of(rules, &self.all, &self.later) else {
             return current;
         };
+        // A space that classes every value so far as the current one does costs nothing to
+        // take (the same rare heaps, the same keys), and serves the long run.
+        if current.is_some_and(|c| c != best && same_on_values(c, best, self.all.max())) {
+            return Some(best);
+        }
         let keep = current.is_some_and(|c| {
             let now = self.later.sparse(&c);
             let clearly = 4 * score.later <= 3 * now && score.later < now;

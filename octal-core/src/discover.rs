@@ -158,7 +158,36 @@ pub fn best_of(rules: &Rules, all: &Histogram, later: &Histogram) -> Option<(Spa
             }
         }
     }
-    best.map(|(score, space)| (space, score))
+    best.map(|(score, space)| ahead(score, space, max))
+}
+
+/// The space that serves the long run among those that tie with `space` on the values so far
+/// (whose largest is `max`). The next new largest value, when it comes, is exactly `2^b` (b the
+/// bits of `max`): the mex of options that hold every smaller value and nothing past them. Under
+/// a range-type mask without bit b that value is in 0's class, rare, and a rare heap far out
+/// costs every later heap a far read; with bit b it is common. Bit b classes no value so far, so
+/// the two masks tie; the one with bit b is taken once `max` has reached the top eighth below
+/// `2^b`, where the new value is near (masks of the literature name only the bits in use, which
+/// this keeps elsewhere).
+fn ahead(score: Score, space: SparseSpace, max: u16) -> (SparseSpace, Score) {
+    let bits = u16::BITS - max.leading_zeros();
+    let near = bits >= 3 && bits < 16 && u32::from(max) >= (1 << bits) - (1 << (bits - 3));
+    match space.kind {
+        SparseKind::Range if near => {
+            let mask = space.mask | 1 << bits;
+            (SparseSpace { mask, ..space }, Score { mask, ..score })
+        }
+        _ => (space, score),
+    }
+}
+
+/// Whether `wide` is `narrow` with bits that no value up to `max` has: the two class every such
+/// value alike, so the same rare heaps and keys serve both.
+pub fn same_on_values(narrow: SparseSpace, wide: SparseSpace, max: u16) -> bool {
+    let seen = (1u32 << (u16::BITS - max.leading_zeros())) - 1;
+    narrow.kind == wide.kind
+        && u32::from(narrow.mask) & seen == u32::from(wide.mask) & seen
+        && narrow.mask.trailing_zeros() == wide.mask.trailing_zeros()
 }
 
 /// The best candidate sparse space for the values `g`, with the fraction of the later half of
@@ -298,6 +327,31 @@ mod tests {
     use super::*;
     use crate::code::Code;
     use proptest::prelude::*;
+
+    /// .167's first values show the range mask 0x3d; once the largest value nears 64 (the next
+    /// new largest value, rare under 0x3d), the mask with bit 6 ties on every value and is taken
+    /// instead, and the two class every value so far alike.
+    #[test]
+    fn near_a_new_bit_the_mask_takes_it() {
+        let rules = ".167".parse::<Code>().unwrap().rules();
+        let mut g = exact::values(&rules, 1 << 13).unwrap();
+        let max = *g.iter().max().unwrap();
+        assert!(max < 56, "{max}: not near 64 yet");
+        let (far, _) = best_space(&rules, &g).unwrap();
+        assert_eq!(far.mask, 0x3d);
+        // The same values with a largest value of 60 (in the common class of both masks).
+        let at = g.iter().position(|&v| v == max).unwrap();
+        g[at] = 60;
+        let (near, _) = best_space(&rules, &g).unwrap();
+        assert_eq!(near.mask, 0x7d);
+        assert!(same_on_values(far, near, 60));
+        assert!(!same_on_values(far, near, 64));
+        assert!((0..64).all(|v| far.is_rare(1, v) == near.is_rare(1, v)));
+        assert!(
+            far.is_rare(1, 64) && !near.is_rare(1, 64),
+            "64 rare, then common"
+        );
+    }
 
     proptest! {
         /// The transform's scores equal the sparse heaps counted one by one, for every space.
