@@ -82,10 +82,16 @@ impl SpaceWatch {
         let Some((best, score)) = best_of(rules, &self.all, &self.later) else {
             return current;
         };
-        // A space that classes every value so far as the current one does costs nothing to
-        // take (the same rare heaps, the same keys), and serves the long run.
-        if current.is_some_and(|c| c != best && same_on_values(c, best, self.all.max())) {
+        // A space that classes every value so far as the current one does, with bits above
+        // them (the long run's), costs nothing to take: the same rare heaps, the same keys.
+        if current.is_some_and(|c| {
+            c != best && best.mask & c.mask == c.mask && same_on_values(c, best, self.all.max())
+        }) {
             return Some(best);
+        }
+        // Nor is the current one left for a space that differs from it only above every value.
+        if current.is_some_and(|c| same_on_values(best, c, self.all.max())) {
+            return current;
         }
         let keep = current.is_some_and(|c| {
             let now = self.later.sparse(&c);
