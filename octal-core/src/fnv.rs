@@ -1,8 +1,8 @@
 //! FNV-1a 64-bit hashing: the `fnv1a64` fingerprint of a value sequence (each value fed as two
 //! bytes, little-endian) and of rare tables.
 
-/// An incremental FNV-1a 64-bit hasher.
-#[derive(Debug, Clone, Copy)]
+/// An incremental FNV-1a 64-bit hasher (its state is its whole: it serialises as one number).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Fnv1a64(u64);
 
 impl Default for Fnv1a64 {

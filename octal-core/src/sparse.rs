@@ -9,7 +9,7 @@
 use std::fmt;
 
 /// The two kinds of sparse space.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum SparseKind {
     /// Rare iff popcount(v & m) is even.
     Range,
@@ -19,7 +19,7 @@ pub enum SparseKind {
 }
 
 /// A sparse space: its kind and mask.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct SparseSpace {
     pub kind: SparseKind,
     pub mask: u16,
@@ -66,7 +66,7 @@ impl fmt::Display for SparseSpace {
 
 /// The rare heaps of a game with their values, sorted by heap: what the speculative engines
 /// assume to be the complete list of rare heaps.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct RareTable {
     entries: Vec<(usize, u16)>,
 }

@@ -1,13 +1,16 @@
 //! The standard summary of a run's values, in the style of the literature: the largest value
 //! and where it first occurs, the P-positions, the sparse heaps, and the `fnv1a64` fingerprint;
-//! and the same statistics of the first 2^k heaps for every power of two the run passed, as long
-//! computations are quoted.
+//! and at every power of two the run passed, the same statistics of its first 2^k heaps with the
+//! histogram of their values (how many heaps take each value, as long computations publish it)
+//! and the fingerprint of the segment since the power before, so that two runs compare at every
+//! power without their values.
 
 use crate::fnv::Fnv1a64;
 use crate::SparseSpace;
+use serde::{Deserialize, Serialize};
 
 /// Statistics of the values of heaps `0..n`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summary {
     pub n: usize,
     pub fnv1a64: u64,
@@ -25,7 +28,7 @@ pub struct Summary {
 pub const FIRST_POWER: usize = 1 << 10;
 
 /// Statistics of the values of heaps `0..n`, `n` a power of two.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AtPower {
     pub n: usize,
     pub max_value: u16,
@@ -33,6 +36,12 @@ pub struct AtPower {
     /// Sparse heaps under the run's space: (count, last heap).
     pub rare: Option<(usize, usize)>,
     pub fnv1a64: u64,
+    pub p_positions: usize,
+    pub last_p_position: usize,
+    /// The `fnv1a64` of the segment of heaps `n/2 .. n` alone (`0 .. n` for [`FIRST_POWER`]).
+    pub segment_fnv1a64: u64,
+    /// How many of heaps `0..n` take each value: (value, count) for every value taken, in order.
+    pub histogram: Vec<(u16, u64)>,
 }
 
 impl Summary {
@@ -42,12 +51,16 @@ impl Summary {
 }
 
 /// A [`Summary`] folded as a run proves its values: a run's watcher feeds it every batch, so that
-/// a long run does not end with a pass over its whole history (the `fnv1a64` of 10^10 values
-/// alone is ~30 s of one core).
-#[derive(Debug, Clone)]
+/// a long run does not end with a pass over its whole history. It keeps what a run needs to go on
+/// (serialisable), not the values.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summarizer {
     space: Option<SparseSpace>,
     hash: Fnv1a64,
+    /// The hash of the current segment (since the last power of two).
+    segment: Fnv1a64,
+    /// How many heaps fed so far take each value.
+    counts: Vec<u64>,
     /// The summary of the values fed so far (`n` of them), its `fnv1a64` not yet set.
     sum: Summary,
 }
@@ -57,6 +70,8 @@ impl Summarizer {
         Summarizer {
             space,
             hash: Fnv1a64::new(),
+            segment: Fnv1a64::new(),
+            counts: Vec::new(),
             sum: Summary {
                 n: 0,
                 fnv1a64: 0,
@@ -70,12 +85,45 @@ impl Summarizer {
         }
     }
 
+    /// Heaps fed so far.
+    pub fn fed(&self) -> usize {
+        self.sum.n
+    }
+
+    /// The space the rare statistics are counted under.
+    pub fn space(&self) -> Option<SparseSpace> {
+        self.space
+    }
+
+    /// Counts the rare heaps from here on under `space`, which classes every value fed so far as
+    /// the summarizer's own space does (a mask with bits above every value).
+    pub fn widen(&mut self, space: SparseSpace) {
+        self.space = Some(space);
+    }
+
     /// Folds in `values[fed..]`, where `values` are the run's values so far (they extend the ones
     /// fed before: proved values do not change).
     pub fn feed(&mut self, values: &[u16]) {
+        let from = self.sum.n.min(values.len());
+        self.feed_from(from, &values[from..]);
+    }
+
+    /// Folds in the values of heaps `from .. from + values.len()`, of which the ones fed before
+    /// (below [`Summarizer::fed`]) are skipped; `from` is at most `fed`.
+    pub fn feed_from(&mut self, from: usize, values: &[u16]) {
+        assert!(
+            from <= self.sum.n,
+            "heaps {from}.. fed before heap {}",
+            self.sum.n
+        );
         let s = &mut self.sum;
-        for (n, &v) in values.iter().enumerate().skip(s.n) {
+        for (n, &v) in (from..).zip(values).skip(s.n - from) {
             self.hash.write_value(v);
+            self.segment.write_value(v);
+            if usize::from(v) >= self.counts.len() {
+                self.counts.resize(usize::from(v) + 1, 0);
+            }
+            self.counts[usize::from(v)] += 1;
             if v > s.max_value {
                 (s.max_value, s.max_value_at) = (v, n);
             }
@@ -95,10 +143,19 @@ impl Summarizer {
                     max_value_at: s.max_value_at,
                     rare: s.rare.map(|r| (r.0, r.1)),
                     fnv1a64: self.hash.finish(),
+                    p_positions: s.p_positions,
+                    last_p_position: s.last_p_position,
+                    segment_fnv1a64: self.segment.finish(),
+                    histogram: (0..)
+                        .zip(&self.counts)
+                        .filter(|e| *e.1 > 0)
+                        .map(|(v, &c)| (v, c))
+                        .collect(),
                 });
+                self.segment = Fnv1a64::new();
             }
+            s.n = n + 1;
         }
-        s.n = s.n.max(values.len());
     }
 
     /// The largest value fed so far.
@@ -111,6 +168,19 @@ impl Summarizer {
         self.sum.rare.map(|r| r.0)
     }
 
+    /// The statistics at the powers of two passed so far.
+    pub fn powers(&self) -> &[AtPower] {
+        &self.sum.powers
+    }
+
+    /// The summary of what was fed.
+    pub fn summary(&self) -> Summary {
+        Summary {
+            fnv1a64: self.hash.finish(),
+            ..self.sum.clone()
+        }
+    }
+
     /// The summary of `values` under `space`: what was fed, and the rest; from scratch when the
     /// run ended shorter than what was fed (a period's proof truncates) or under another space.
     pub fn finish(mut self, values: &[u16], space: Option<&SparseSpace>) -> Summary {
@@ -118,8 +188,7 @@ impl Summarizer {
             return Summary::of(values, space);
         }
         self.feed(values);
-        self.sum.fnv1a64 = self.hash.finish();
-        self.sum
+        self.summary()
     }
 }
 
@@ -162,8 +231,18 @@ mod tests {
                 .filter(|&p| p <= values.len())
                 .map(|p| {
                     let s = Summary::of(&values[..p], Some(&space));
+                    let mut histogram: Vec<(u16, u64)> = Vec::new();
+                    for v in 0..24u16 {
+                        let c = values[..p].iter().filter(|&&x| x == v).count() as u64;
+                        if c > 0 {
+                            histogram.push((v, c));
+                        }
+                    }
+                    let segment = if p == 1 << 10 { 0..p } else { p / 2..p };
                     AtPower { n: p, max_value: s.max_value, max_value_at: s.max_value_at,
-                        rare: s.rare.map(|r| (r.0, r.1)), fnv1a64: s.fnv1a64 }
+                        rare: s.rare.map(|r| (r.0, r.1)), fnv1a64: s.fnv1a64,
+                        p_positions: s.p_positions, last_p_position: s.last_p_position,
+                        segment_fnv1a64: fnv1a64_values(&values[segment]), histogram }
                 })
                 .collect();
             prop_assert_eq!(&sum.powers, &powers);

@@ -3,7 +3,7 @@
 
 use crate::outcome::Solution;
 use octal_core::period::Period;
-use octal_core::stats::Summary;
+use octal_core::stats::{AtPower, Summary};
 use octal_core::{Code, SparseSpace};
 use octal_engines::games::GAMES;
 use octal_gpu::GpuTimings;
@@ -142,22 +142,25 @@ pub fn summary_json(
     }
     // The statistics at every power of two, as long computations are quoted (rare counts under
     // the space above, whose mask each entry repeats).
-    j["powers_of_two"] = s
-        .powers
-        .iter()
-        .map(|p| {
-            json!({
-                "n": p.n,
-                "max_value": p.max_value,
-                "max_value_at": p.max_value_at,
-                "mask": p.rare.and(space).map(|s| format!("{:#x}", s.mask)),
-                "rare_count": p.rare.map(|r| r.0),
-                "last_rare": p.rare.map(|r| r.1),
-                "fnv1a64": format!("{:016x}", p.fnv1a64),
-            })
-        })
-        .collect();
+    j["powers_of_two"] = s.powers.iter().map(|p| power_json(p, space)).collect();
     j
+}
+
+/// The statistics at one power of two: its histogram as `[value, count]` pairs.
+pub fn power_json(p: &AtPower, space: Option<&SparseSpace>) -> Value {
+    json!({
+        "n": p.n,
+        "max_value": p.max_value,
+        "max_value_at": p.max_value_at,
+        "mask": p.rare.and(space).map(|s| format!("{:#x}", s.mask)),
+        "rare_count": p.rare.map(|r| r.0),
+        "last_rare": p.rare.map(|r| r.1),
+        "p_positions": p.p_positions,
+        "last_p_position": p.last_p_position,
+        "fnv1a64": format!("{:016x}", p.fnv1a64),
+        "segment_fnv1a64": format!("{:016x}", p.segment_fnv1a64),
+        "histogram": p.histogram,
+    })
 }
 
 /// The lines of the human summary about a game's values; `checked` says whether the values

@@ -1,6 +1,6 @@
 //! Export of computed Grundy values in formats other programs read: OEIS b-files, CSV for
-//! spreadsheets and data-frame libraries, and raw little-endian `u16` for programs that map
-//! the values straight into memory.
+//! spreadsheets and data-frame libraries, raw little-endian `u16` for programs that map the
+//! values straight into memory, and the histogram of the values as long computations publish it.
 
 use std::fmt;
 use std::io::{self, BufWriter, Write};
@@ -15,11 +15,13 @@ pub enum Format {
     Bin,
     /// CSV with the header `n,g`, then one line `n,G(n)` per heap.
     Csv,
+    /// The histogram of the values: one line `value count` for every value taken, in order.
+    Frequencies,
 }
 
 impl Format {
     /// Every format.
-    pub const ALL: [Format; 3] = [Format::Bfile, Format::Bin, Format::Csv];
+    pub const ALL: [Format; 4] = [Format::Bfile, Format::Bin, Format::Csv, Format::Frequencies];
 
     /// The name used on the command line and by [`FromStr`]: `bfile`, `bin` or `csv`.
     pub fn name(self) -> &'static str {
@@ -27,6 +29,7 @@ impl Format {
             Format::Bfile => "bfile",
             Format::Bin => "bin",
             Format::Csv => "csv",
+            Format::Frequencies => "frequencies",
         }
     }
 }
@@ -39,15 +42,15 @@ impl fmt::Display for Format {
 
 /// A format name that is not `bfile`, `bin` or `csv`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown value format {0:?} (expected bfile, bin or csv)")]
+#[error("unknown value format {0:?} (expected bfile, bin, csv or frequencies)")]
 pub struct UnknownFormat(pub String);
 
 impl FromStr for Format {
     type Err = UnknownFormat;
 
-    /// Parses `bfile`, `bin` or `csv`, ignoring ASCII case.
+    /// Parses `bfile`, `bin`, `csv` or `frequencies`, ignoring ASCII case.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        [Format::Bfile, Format::Bin, Format::Csv]
+        Format::ALL
             .into_iter()
             .find(|f| f.name().eq_ignore_ascii_case(s))
             .ok_or_else(|| UnknownFormat(s.to_string()))
@@ -81,6 +84,23 @@ pub fn write(w: impl Write, format: Format, from: usize, values: &[u16]) -> io::
                 w.write_all(&g.to_le_bytes())?;
             }
         }
+        Format::Frequencies => {
+            let mut counts = vec![0u64; 1 << 16];
+            for &g in values {
+                counts[usize::from(g)] += 1;
+            }
+            let taken: Vec<(u16, u64)> = (0..=u16::MAX).zip(counts).filter(|e| e.1 > 0).collect();
+            return write_histogram(w, &taken);
+        }
+    }
+    w.flush()
+}
+
+/// Writes a histogram of values (`(value, count)` pairs, in order) as `value count` lines.
+pub fn write_histogram(w: impl Write, histogram: &[(u16, u64)]) -> io::Result<()> {
+    let mut w = BufWriter::new(w);
+    for (v, c) in histogram {
+        writeln!(w, "{v} {c}")?;
     }
     w.flush()
 }
@@ -110,6 +130,14 @@ mod tests {
         assert_eq!(bytes(Format::Csv, 0, &[0, 0, 1]), b"n,g\n0,0\n1,0\n2,1\n");
         assert_eq!(bytes(Format::Csv, 10, &[65535]), b"n,g\n10,65535\n");
         assert_eq!(bytes(Format::Csv, 3, &[]), b"n,g\n");
+    }
+
+    #[test]
+    fn frequencies_count_each_value_taken() {
+        assert_eq!(
+            String::from_utf8(bytes(Format::Frequencies, 5, &[0, 1, 1, 300, 1])).unwrap(),
+            "0 1\n1 3\n300 1\n"
+        );
     }
 
     #[test]

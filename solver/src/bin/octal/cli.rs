@@ -299,7 +299,8 @@ pub struct RestoreArgs {
 pub struct ExportArgs {
     /// The run directory.
     pub dir: PathBuf,
-    /// The format: b-file ("n G(n)" lines), bin (little-endian u16 per value) or csv.
+    /// The format: b-file ("n G(n)" lines), bin (little-endian u16 per value), csv, or
+    /// frequencies (the histogram of the values: "value count" lines).
     #[arg(long, default_value_t = Format::Bfile, value_parser = named::<Format>(Format::ALL.map(Format::name)))]
     pub format: Format,
     /// The first heap to write.
@@ -308,6 +309,10 @@ pub struct ExportArgs {
     /// One past the last heap to write (default: all the run holds).
     #[arg(long)]
     pub to: Option<String>,
+    /// The heaps 0 .. N-1, as statistics at a power of two are quoted: `--format frequencies
+    /// --at 2^k` is the histogram published at 2^k.
+    #[arg(long, value_name = "N", conflicts_with_all = ["from", "to"])]
+    pub at: Option<String>,
     /// The output file (default: stdout).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,

@@ -52,7 +52,10 @@ fn run(cli: Cli) -> Result<(), CommandError> {
         Command::Checkpoint(a) => carry::checkpoint(&a.dir, &a.output),
         Command::Restore(a) => carry::restore(&validate::restore(&a)?),
         Command::Export(a) => {
-            let heaps = validate::heap_range(&a.from, a.to.as_deref())?;
+            let heaps = match &a.at {
+                Some(at) => validate::heap_range("0", Some(at))?,
+                None => validate::heap_range(&a.from, a.to.as_deref())?,
+            };
             inspect::export(&a.dir, a.format, heaps, a.output.as_deref())
         }
         Command::Plot(a) => {
