@@ -171,7 +171,7 @@ pub fn best_of(rules: &Rules, all: &Histogram, later: &Histogram) -> Option<(Spa
 /// this keeps elsewhere).
 fn ahead(score: Score, space: SparseSpace, max: u16) -> (SparseSpace, Score) {
     let bits = u16::BITS - max.leading_zeros();
-    let near = bits >= 3 && bits < 16 && u32::from(max) >= (1 << bits) - (1 << (bits - 3));
+    let near = (3..16).contains(&bits) && u32::from(max) >= (1 << bits) - (1 << (bits - 3));
     match space.kind {
         SparseKind::Range if near => {
             let mask = space.mask | 1 << bits;
