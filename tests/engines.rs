@@ -1,12 +1,13 @@
 //! The speculative engine with the verifier gives exactly the exact engine's values: on Officers,
 //! with a stale table, and on random codes with arbitrary masks and wrong tables.
 
-use octal_core::{exact, Code, RareTable, SparseKind, SparseSpace};
+use octal_core::{exact, Code, Kept, RareTable, SparseKind, SparseSpace};
 use octal_engines::games::UnrolledLoop;
 use octal_engines::games::{GAMES, STALE_OFFICERS};
 use octal_engines::marking::{Marking, MarkingEngine};
 use octal_engines::speculative::Speculative;
 use octal_engines::stretch::{Engine, Notice, Stretch, StretchEngine, Watch};
+use octal_store::run_values::RunValues;
 use octal_store::values::ValueStore;
 use proptest::prelude::*;
 use solver::request::{EngineChoice, Request};
@@ -23,16 +24,19 @@ fn speculate<'r>(
     notify: &mut dyn FnMut(Notice),
 ) -> Speculative<'r> {
     let mut run = Speculative::new(rules, space, table, bits, unrolled);
+    // The values as a run holds them, all of them, and back.
+    let mut held = RunValues::whole(std::mem::replace(g, ValueStore::memory()));
     let mut stretch = Stretch {
-        values: g,
+        values: &mut held,
         to: n,
         verify,
         corrections: usize::MAX,
         far: None,
         notify,
-        watch: &mut |_: &[u16]| Ok(false),
+        watch: &mut |_: Kept<'_>| Ok(false),
     };
     run.extend(&mut stretch).unwrap();
+    *g = held.into_store();
     run
 }
 
@@ -123,7 +127,7 @@ struct Limiting {
 }
 
 impl Watch for Limiting {
-    fn proved(&mut self, g: &[u16]) -> Result<bool, octal_engines::stretch::EngineError> {
+    fn proved(&mut self, g: Kept<'_>) -> Result<bool, octal_engines::stretch::EngineError> {
         self.seen.push(g.len());
         if g.len() >= 40_000 {
             self.limit = 1000;
@@ -151,8 +155,9 @@ fn a_batch_limit_set_while_the_loop_runs_shortens_its_batches() {
         seen: Vec::new(),
         limit: usize::MAX,
     };
+    let mut held = RunValues::whole(g);
     let mut stretch = Stretch {
-        values: &mut g,
+        values: &mut held,
         to: want.len(),
         verify: true,
         corrections: usize::MAX,
@@ -162,7 +167,7 @@ fn a_batch_limit_set_while_the_loop_runs_shortens_its_batches() {
     };
     run.extend(&mut stretch).unwrap();
     let seen = watch.seen;
-    assert!(g == want);
+    assert!(held.all() == Some(&want[..]));
     let steps: Vec<(usize, usize)> = seen.windows(2).map(|w| (w[0], w[1] - w[0])).collect();
     assert!(steps.iter().any(|&(at, step)| at < 40_000 && step > 1000));
     // The batch speculated while the watcher set the limit was sized before it.

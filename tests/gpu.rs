@@ -16,11 +16,12 @@ mod common;
 use octal_core::codec::value_bits;
 use octal_core::fnv::fnv1a64_values;
 use octal_core::stats::Summary;
-use octal_core::{discover, exact, Code, RareTable, SparseSpace};
+use octal_core::{discover, exact, Code, Kept, RareTable, SparseSpace};
 use octal_engines::games::GAMES;
 use octal_engines::stretch::FREE;
 use octal_engines::stretch::{Engine, Stretch, StretchEngine};
 use octal_gpu::{compile, nvrtc_present, Device, DeviceEngine, GpuTimings, Resident};
+use octal_store::run_values::RunValues;
 use octal_store::values::ValueStore;
 use solver::outcome::Solution;
 use solver::request::{EngineChoice, Request};
@@ -156,7 +157,7 @@ fn officers_prefix() -> (Code, SparseSpace, RareTable, ValueStore) {
     let mut req = Request::new(code.clone(), 1 << 17);
     req.engine = EngineChoice::Generic;
     let s = solve(&req, &mut |_| {}).unwrap();
-    (code, s.space.unwrap(), s.table.unwrap(), s.values)
+    (code, s.space.unwrap(), s.outcome.table.unwrap(), s.values)
 }
 
 /// No game of the tables needs values of 2^9 or more (two-byte keys) early, so the kernels for
@@ -501,16 +502,19 @@ fn on_device(
     if let Some(keep) = keep {
         engine = engine.keeping(keep);
     }
+    // The values as a run holds them, all of them, and back.
+    let mut held = RunValues::whole(std::mem::replace(g, ValueStore::memory()));
     let mut stretch = Stretch {
-        values: g,
+        values: &mut held,
         to: n,
         verify: true,
         corrections: usize::MAX,
         far: None,
         notify: &mut |_| {},
-        watch: &mut |_: &[u16]| Ok(false),
+        watch: &mut |_: Kept<'_>| Ok(false),
     };
     engine.extend(&mut stretch).unwrap();
+    *g = held.into_store();
     let after = gpu.timings();
     GpuTimings {
         speculated: after.speculated - before.speculated,

@@ -532,7 +532,7 @@ fn restored(name: &str, code: &str, n: &str, flags: &[&str]) -> Restored {
         "solve", code, "-n", n, "--out", da, "--json", "-q",
     ]));
     for args in [
-        &["checkpoint", da, "-o", f][..],
+        &["snapshot", da, "-o", f][..],
         &[&["restore", f, "--out", db][..], flags].concat(),
     ] {
         let out = octal(args);

@@ -265,7 +265,7 @@ impl<'a> MarkingEngine<'a> {
     /// heaps `0..h`; the batch started at `start`), or `None` when that does not decide it.
     fn near(&self, g: &[u16], start: usize, h: usize, far: &Far, marks: &mut Marks) -> Option<u16> {
         marks.clear();
-        exact::mark_single_options(self.rules, g, h, marks);
+        exact::mark_single_options(self.rules, |b| g[b], h, marks);
         // The splits h - i = a + b with b at or past the batch's start: a <= h - i - start.
         for &i in &self.rules.breaking {
             let Some(s) = h.checked_sub(i) else { continue };
@@ -320,10 +320,17 @@ impl StretchEngine for MarkingEngine<'_> {
     /// far options are marked by `s.far` where the driver gave one.
     fn extend(&mut self, s: &mut Stretch<'_>) -> Result<Ended, EngineError> {
         self.far_elsewhere = s.far.is_some();
-        let mut stopped = s.watch.proved(s.values)?;
+        let mut stopped = s.watch.proved(s.values.kept())?;
         while !stopped && s.values.len() < s.to {
-            self.extend_batch(s.values, s.to, s.far.as_deref_mut())?;
-            stopped = s.watch.proved(s.values)?;
+            let Some(g) = s.values.whole_mut() else {
+                return Err(EngineError::NeedsAllValues {
+                    engine: self.engine().name(),
+                });
+            };
+            self.extend_batch(g, s.to, s.far.as_deref_mut())?;
+            stopped = s.watch.proved(s.values.kept())?;
+            let len = s.values.len();
+            s.values.seen(len);
         }
         Ok(if stopped {
             Ended::Stopped

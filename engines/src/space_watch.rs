@@ -8,7 +8,7 @@
 //! the best space.
 
 use octal_core::discover::{best_of, same_on_values, Histogram, NONE_ABOVE};
-use octal_core::{Rules, SparseSpace};
+use octal_core::{Kept, Rules, SparseSpace};
 
 /// The sparse fraction of the later half up to which the speculative engine runs: rare values
 /// then come seldom enough that the corrections cost little.
@@ -56,17 +56,33 @@ pub enum Fit {
 
 impl SpaceWatch {
     /// Counts the values of heaps `self.len..g.len()` (the values before are the ones counted
-    /// so far) and moves the later half.
-    pub fn feed(&mut self, g: &[u16]) {
-        for (n, &v) in g.iter().enumerate().skip(self.len) {
+    /// so far; a run shows every value before it drops it) and moves the later half. Where the
+    /// run no longer holds the heaps the later half leaves, it stays where it is: it is then the
+    /// heaps since the run last held them. A watch that starts on a run resumed from its front
+    /// and tail counts from the tail.
+    pub fn feed(&mut self, g: Kept<'_>) {
+        if self.len < g.base() {
+            self.len = g.base();
+            self.later_from = self.later_from.max(g.base());
+        }
+        let from = self.len;
+        for (n, &v) in (from..).zip(g.range(from..g.len()).unwrap_or(&[])) {
             self.all.add(n, v);
             self.later.add(n, v);
         }
-        self.len = g.len();
+        self.len = self.len.max(g.len());
         while self.later_from < self.len / 2 {
-            self.later.remove(self.later_from, g[self.later_from]);
+            let Some(v) = g.get(self.later_from) else {
+                break;
+            };
+            self.later.remove(self.later_from, v);
             self.later_from += 1;
         }
+    }
+
+    /// The largest value counted.
+    pub fn max(&self) -> u16 {
+        self.all.max()
     }
 
     /// The space to use from here: `current` unless a better one exists, and none when the

@@ -12,7 +12,7 @@
 use crate::games::UnrolledLoop;
 use octal_core::codec::{Codec, LoopTable};
 use octal_core::exact::{self, Marks};
-use octal_core::{RareTable, Rules, SparseSpace};
+use octal_core::{Kept, RareTable, Rules, SparseSpace};
 use std::ops::{BitXor, Range};
 
 /// The integer a key of the window is held in: `u8` or `u16`.
@@ -216,14 +216,14 @@ impl<W: KeyInt> Speculator<W> {
     /// values `g` of heaps `0..=n`: the entries grow by one per breaking digit, in place, and the
     /// window is cut back to end at `n`. Returns false, changing nothing, for any other heap
     /// (the caller then builds a new engine).
-    pub fn add_rare(&mut self, g: &[u16], n: usize, v: u16) -> bool {
+    pub fn add_rare(&mut self, g: Kept<'_>, n: usize, v: u16) -> bool {
         let key = self.codec.encode(v);
         if n < 1
             || n <= self.table.last_heap()
             || !self.space.is_rare(n, v)
             || usize::from(key) >= self.keys
             || g.len() != n + 1
-            || g[n] != v
+            || g.get(n) != Some(v)
         {
             return false;
         }
@@ -258,8 +258,9 @@ impl<W: KeyInt> Speculator<W> {
     }
 
     /// Candidate values for heaps `prior.len()..prior.len() + out.len()` into `out`, given the
-    /// values `prior` of the heaps before them.
-    pub fn speculate(&mut self, prior: &[u16], out: &mut [u16]) -> Result<(), KeyOverflow> {
+    /// values `prior` of the heaps before them (the careful loop reads every one, the hot loop
+    /// only its reach back).
+    pub fn speculate(&mut self, prior: Kept<'_>, out: &mut [u16]) -> Result<(), KeyOverflow> {
         let from = prior.len();
         let end = from + out.len();
         let careful_end = end.min(self.hot_from).max(from);
@@ -274,13 +275,13 @@ impl<W: KeyInt> Speculator<W> {
 
     /// One candidate on full values, checking every class: for heaps near the rare ones.
     /// `prior` and `done` hold the values of heaps `0..n` between them.
-    fn careful(&mut self, prior: &[u16], done: &[u16], n: usize) -> Result<u16, KeyOverflow> {
+    fn careful(&mut self, prior: Kept<'_>, done: &[u16], n: usize) -> Result<u16, KeyOverflow> {
         if let Some(v) = self.table.get(n) {
             return Ok(v);
         }
         let g = |b: usize| {
             if b < prior.len() {
-                prior[b]
+                prior.at(b)
             } else {
                 done[b - prior.len()]
             }
@@ -482,14 +483,14 @@ impl<W: KeyInt> Speculator<W> {
 
     /// Candidates for heaps `from..` (all past `hot_from`) into the tail of `out`, which starts
     /// at heap `prior.len()`.
-    fn hot(&mut self, prior: &[u16], out: &mut [u16], from: usize) -> Result<(), KeyOverflow> {
+    fn hot(&mut self, prior: Kept<'_>, out: &mut [u16], from: usize) -> Result<(), KeyOverflow> {
         let base = prior.len();
         // Continue the window if it ends at `from`, else rebuild it from the values.
         if self.window.is_empty() || self.window_heap + self.window.len() != from {
             let start = from - self.reach;
             self.window.clear();
             for b in start..from {
-                let v = if b < base { prior[b] } else { out[b - base] };
+                let v = if b < base { prior.at(b) } else { out[b - base] };
                 self.window.push(W::from_key(self.codec.encode(v)));
             }
             self.window_heap = start;
@@ -765,7 +766,8 @@ mod tests {
                     spec.careful_batch(&prior, out).unwrap();
                     prior.extend_from_slice(out);
                 }
-                spec.speculate(&g[..from], &mut one).unwrap();
+                spec.speculate(octal_core::Kept::whole(&g[..from]), &mut one)
+                    .unwrap();
                 assert_eq!(one, batches, "{code}");
             }
         }

@@ -11,7 +11,7 @@ use crate::stretch::{Ended, Engine, EngineError, Notice, Stretch, StretchEngine}
 use crate::verify::{Prove, Refuted, Verifier};
 use octal_core::codec::value_bits;
 use octal_core::exact::ValueOverflow;
-use octal_core::{RareTable, Rules, SparseSpace};
+use octal_core::{Kept, RareTable, Rules, SparseSpace};
 
 /// Batches start small after a correction (little is wasted if another follows) and double, up
 /// to what the prover takes.
@@ -42,7 +42,7 @@ impl AnySpeculator {
         matches!(self, AnySpeculator::Narrow(s) if s.unrolled())
     }
 
-    fn speculate(&mut self, prior: &[u16], out: &mut [u16]) -> Result<(), KeyOverflow> {
+    fn speculate(&mut self, prior: Kept<'_>, out: &mut [u16]) -> Result<(), KeyOverflow> {
         match self {
             AnySpeculator::Narrow(s) => s.speculate(prior, out),
             AnySpeculator::Wide(s) => s.speculate(prior, out),
@@ -56,7 +56,7 @@ impl AnySpeculator {
         }
     }
 
-    fn add_rare(&mut self, g: &[u16], n: usize, v: u16) -> bool {
+    fn add_rare(&mut self, g: Kept<'_>, n: usize, v: u16) -> bool {
         match self {
             AnySpeculator::Narrow(s) => s.add_rare(g, n, v),
             AnySpeculator::Wide(s) => s.add_rare(g, n, v),
@@ -159,9 +159,10 @@ impl StretchEngine for Speculative<'_> {
         let (g, n, verify) = (&mut *s.values, s.to, s.verify);
         let (notify, watch) = (&mut *s.notify, &mut *s.watch);
         let mut verified = g.len();
-        if verify && watch.proved(g)? {
+        if verify && watch.proved(g.kept())? {
             return Ok(Ended::Stopped);
         }
+        g.seen(verified);
         let mut corrected = 0;
         let mut batch = self.batch;
         while verified < n {
@@ -173,7 +174,6 @@ impl StretchEngine for Speculative<'_> {
             let mut speculated = Ok(());
             // The batch before is proved, and shown to the watcher, while this one is speculated.
             let (checked, stopped) = if verify {
-                let head: &[u16] = head;
                 rayon::in_place_scope(|s| {
                     s.spawn(|_| speculated = spec.speculate(head, tail));
                     let checked = prover.prove(head, verified..spec_from);
@@ -194,8 +194,18 @@ impl StretchEngine for Speculative<'_> {
                         g.truncate(verified);
                         return Ok(Ended::Stopped);
                     }
+                    g.seen(verified);
                 }
                 Err(Refuted::Overflow(o)) => return Err(o.into()),
+                Err(Refuted::Unsettled { heap }) => {
+                    // Every heap below it is proved; the watcher sees them before the run stops.
+                    g.truncate(heap);
+                    if heap > verified {
+                        watch.proved(g.kept())?;
+                    }
+                    let front = g.kept().front().len();
+                    return Err(EngineError::Unsettled { heap, front });
+                }
                 Err(Refuted::Wrong(f)) => {
                     g.truncate(f.heap);
                     g.push(f.value)?;
@@ -205,7 +215,7 @@ impl StretchEngine for Speculative<'_> {
                     // A new rare heap past the table joins the loop in place; anything else
                     // (an entry that was wrong, wider keys) builds a new engine.
                     let was_unrolled = self.spec.unrolled();
-                    if !(rare && self.spec.add_rare(g, f.heap, f.value)) {
+                    if !(rare && self.spec.add_rare(g.kept(), f.heap, f.value)) {
                         let mut table = self.spec.table().clone();
                         table.set(f.heap, rare.then_some(f.value));
                         self.spec = AnySpeculator::new(

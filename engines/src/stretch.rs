@@ -6,15 +6,16 @@
 
 use crate::space_watch::SpaceChange;
 use octal_core::exact::ValueOverflow;
-use octal_core::{RareTable, SparseSpace};
-use octal_store::values::{ValueStore, ValuesError};
+use octal_core::{Kept, RareTable, SparseSpace};
+use octal_store::run_values::RunValues;
+use octal_store::values::ValuesError;
 use std::ops::Range;
 
 /// The run's state for one stretch: the values, how far to go, and whom to tell.
 pub struct Stretch<'r> {
     /// The proved values of heaps `0..values.len()`, extended in place (candidates, unproved,
-    /// when `verify` is off).
-    pub values: &'r mut ValueStore,
+    /// when `verify` is off): all of them, or a bounded run's front and tail.
+    pub values: &'r mut RunValues,
     /// The heaps to reach: `values.len()` grows to `to` unless the watcher or the corrections
     /// end the stretch sooner.
     pub to: usize,
@@ -51,9 +52,10 @@ pub trait FarMarker {
 
 /// What a run does with its proved values as they grow.
 pub trait Watch {
-    /// Shown the proved values (every heap from 0) each time they grow; `true` ends the stretch
-    /// there (a period is proved, a device is ready), with every value in the store proved.
-    fn proved(&mut self, g: &[u16]) -> Result<bool, EngineError>;
+    /// Shown the proved values (what the run holds of heaps `0..g.len()`) each time they grow;
+    /// `true` ends the stretch there (a period is proved, a device is ready), with every value in
+    /// the store proved.
+    fn proved(&mut self, g: Kept<'_>) -> Result<bool, EngineError>;
 
     /// The most heaps an engine's next batch may hold (no bound by default): a watcher that
     /// waits for something sees the values that much more often.
@@ -63,8 +65,8 @@ pub trait Watch {
 }
 
 /// Any function of the proved values that says whether to stop watches a run.
-impl<F: FnMut(&[u16]) -> Result<bool, EngineError>> Watch for F {
-    fn proved(&mut self, g: &[u16]) -> Result<bool, EngineError> {
+impl<F: FnMut(Kept<'_>) -> Result<bool, EngineError>> Watch for F {
+    fn proved(&mut self, g: Kept<'_>) -> Result<bool, EngineError> {
         self(g)
     }
 }
@@ -144,6 +146,14 @@ pub enum Notice {
     /// The values computed so far show a clearly better sparse space (or none): the run goes on
     /// with it from this heap.
     SpaceChanged(SpaceChange),
+    /// From heap `heap` on the run holds only its first `front` values, at least its last `tail`
+    /// and its `rare` rare heaps.
+    Bounded {
+        heap: usize,
+        front: usize,
+        tail: usize,
+        rare: usize,
+    },
 }
 
 /// Why an engine could not go on.
@@ -161,4 +171,13 @@ pub enum EngineError {
     /// The watcher failed (writing a run directory, say).
     #[error(transparent)]
     Watch(Box<dyn std::error::Error + Send + Sync>),
+    /// A bounded run met a heap whose proof needs values it does not hold: splits whose smaller
+    /// part lies past its front of `front` heaps, or every option (a new rare value).
+    #[error("heap {heap}: its proof needs splits past the front of {front} heaps the run holds")]
+    Unsettled { heap: usize, front: usize },
+    /// The engine needs every value, and the run holds only its front and tail.
+    #[error(
+        "the {engine} engine needs every value, and this run holds only its first and last heaps"
+    )]
+    NeedsAllValues { engine: &'static str },
 }

@@ -8,12 +8,18 @@
 //! rare candidate (a heap the table lists) is checked against the full mex. Heaps are
 //! checked independently given the values before them, so a range splits across threads; the
 //! first failing heap, with its true value, is what a range reports.
+//!
+//! A run that holds only its first and last heaps ([`Kept`]) proves a heap while the splits its
+//! proof needs have their smaller part in the front; a heap whose proof needs more, or whose
+//! candidate is rare, is [`Refuted::Unsettled`]: nothing is guessed. The verifier keeps the
+//! farthest split any proof read ([`Verifier::reach`]), by which a run sizes its front.
 
 use crate::stretch::EngineError;
 use octal_core::exact::{self, Marks, ValueOverflow};
-use octal_core::{Rules, SparseSpace};
+use octal_core::{Kept, Rules, SparseSpace};
 use rayon::prelude::*;
 use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Splits scanned between two checks of the rare values still missing.
 const CHECK_EVERY: usize = 64;
@@ -33,14 +39,22 @@ pub struct Failure {
 pub enum Refuted {
     Wrong(Failure),
     Overflow(ValueOverflow),
+    /// The heap's proof needs values the run does not hold: splits whose parts lie past its
+    /// front, or (a rare candidate) every option.
+    Unsettled {
+        heap: usize,
+    },
 }
 
 /// Proves the candidates of a range of heaps given the proved values before them: the CPU
 /// verifier, or the GPU's `verify` kernel fed by the CPU's speculation.
 pub trait Prove: Send {
     /// `Ok(Err(..))`: the first candidate that fails; `Err`: the prover itself failed.
-    fn prove(&mut self, g: &[u16], range: Range<usize>)
-        -> Result<Result<(), Refuted>, EngineError>;
+    fn prove(
+        &mut self,
+        g: Kept<'_>,
+        range: Range<usize>,
+    ) -> Result<Result<(), Refuted>, EngineError>;
 
     /// The most heaps a batch should have.
     fn max_batch(&self) -> usize;
@@ -52,7 +66,7 @@ const CPU_BATCH: usize = 1 << 17;
 impl Prove for Verifier {
     fn prove(
         &mut self,
-        g: &[u16],
+        g: Kept<'_>,
         range: Range<usize>,
     ) -> Result<Result<(), Refuted>, EngineError> {
         Ok(self.verify(g, range))
@@ -121,6 +135,8 @@ pub struct Verifier {
     rare_values: [Vec<u16>; 2],
     /// The same below 64, as the bits of one word.
     small_rare: [u64; 2],
+    /// The farthest split (its smaller part) a proof has read so far.
+    reach: AtomicUsize,
 }
 
 impl Verifier {
@@ -134,14 +150,24 @@ impl Verifier {
             space,
             rare_values,
             small_rare,
+            reach: AtomicUsize::new(0),
         }
     }
 
-    /// Checks the candidate `g[n]` given `g[..n]`.
-    pub fn check(&self, g: &[u16], n: usize, marks: &mut Marks) -> Result<(), Refuted> {
-        let c = g[n];
+    /// The farthest split a proof has read so far: the smaller part of every split a proof needed
+    /// lies below it.
+    pub fn reach(&self) -> usize {
+        self.reach.load(Ordering::Relaxed)
+    }
+
+    /// Checks the candidate of heap `n` given the values before it.
+    pub fn check(&self, g: Kept<'_>, n: usize, marks: &mut Marks) -> Result<(), Refuted> {
+        let c = g.at(n);
         if self.space.is_rare(n, c) {
-            let v = exact::value_of(&self.rules, g, n, marks).map_err(Refuted::Overflow)?;
+            let Some(all) = g.whole_slice() else {
+                return Err(Refuted::Unsettled { heap: n });
+            };
+            let v = exact::value_of(&self.rules, all, n, marks).map_err(Refuted::Overflow)?;
             return if v == c {
                 Ok(())
             } else {
@@ -156,7 +182,7 @@ impl Verifier {
                 return Ok(());
             }
             marks.clear();
-            exact::mark_single_options(&self.rules, g, n, marks);
+            exact::mark_single_options(&self.rules, |h| g.at(h), n, marks);
             let have = (0..64)
                 .filter(|&v| want >> v & 1 == 1 && marks.contains(v))
                 .fold(0, |m, v| m | 1 << v);
@@ -168,7 +194,7 @@ impl Verifier {
             return Ok(());
         }
         marks.clear();
-        exact::mark_single_options(&self.rules, g, n, marks);
+        exact::mark_single_options(&self.rules, |h| g.at(h), n, marks);
         self.scan(
             g,
             n,
@@ -182,11 +208,13 @@ impl Verifier {
 
     /// Scans the splits of heap `n` (a = 1, 2, ..., each breaking digit) into `seen` until
     /// every needed value is seen (the candidate stands) or the splits run out (the least
-    /// missing value is G(n)).
-    fn scan(&self, g: &[u16], n: usize, seen: &mut impl Seen) -> Result<(), Refuted> {
+    /// missing value is G(n)). Splits whose smaller part lies past the front of what `g` holds
+    /// leave the heap unsettled.
+    fn scan(&self, g: Kept<'_>, n: usize, seen: &mut impl Seen) -> Result<(), Refuted> {
         if seen.missing().is_none() {
             return Ok(());
         }
+        let front = g.front();
         let mut start = 1;
         loop {
             let mut scanned = false;
@@ -198,11 +226,18 @@ impl Verifier {
                 }
                 scanned = true;
                 // Splits a + b = h with a in start..end: b runs down from h - start.
-                let low = &g[start..end];
-                let high = &g[h + 1 - end..=h - start];
+                let (Some(low), Some(high)) =
+                    (front.get(start..end), g.range(h + 1 - end..h + 1 - start))
+                else {
+                    return Err(Refuted::Unsettled { heap: n });
+                };
                 seen.insert_pairs(low, high);
             }
             let Some(value) = seen.missing() else {
+                let read = start + CHECK_EVERY;
+                if read > self.reach.load(Ordering::Relaxed) {
+                    self.reach.fetch_max(read, Ordering::Relaxed);
+                }
                 return Ok(());
             };
             if !scanned {
@@ -212,9 +247,9 @@ impl Verifier {
         }
     }
 
-    /// Verifies `g[range]` given everything before it, on the current rayon pool. Returns the
-    /// first (lowest) heap that fails, if any.
-    pub fn verify(&self, g: &[u16], range: Range<usize>) -> Result<(), Refuted> {
+    /// Verifies the candidates of heaps `range` given the values before them, on the current
+    /// rayon pool. Returns the first (lowest) heap that fails, if any.
+    pub fn verify(&self, g: Kept<'_>, range: Range<usize>) -> Result<(), Refuted> {
         let tasks = range.len().div_ceil(TASK_HEAPS);
         let failure = (0..tasks).into_par_iter().find_map_first(|k| {
             let lo = range.start + k * TASK_HEAPS;
@@ -229,7 +264,7 @@ impl Verifier {
 mod tests {
     use super::{Bits, Seen, Stamped, Verifier};
     use octal_core::exact;
-    use octal_core::Code;
+    use octal_core::{Code, Kept};
 
     /// The word of small values and the stamped set agree on every heap and every common
     /// candidate below 64 (proved, or the same least missing value), on games with small values
@@ -254,9 +289,9 @@ mod tests {
                     assert_eq!(want, v.small_rare[parity(n)] & ((1u64 << c) - 1));
                     let stamped = exact::with_marks(|marks| {
                         marks.clear();
-                        exact::mark_single_options(&rules, &g, n, marks);
+                        exact::mark_single_options(&rules, |h| g[h], n, marks);
                         v.scan(
-                            &g,
+                            Kept::whole(&g),
                             n,
                             &mut Stamped {
                                 marks,
@@ -267,16 +302,16 @@ mod tests {
                     });
                     let bits = exact::with_marks(|marks| {
                         marks.clear();
-                        exact::mark_single_options(&rules, &g, n, marks);
+                        exact::mark_single_options(&rules, |h| g[h], n, marks);
                         let have = needed
                             .iter()
                             .filter(|&&r| marks.contains(r))
                             .fold(0, |m, &r| m | 1u64 << r);
-                        v.scan(&g, n, &mut Bits { have, want })
+                        v.scan(Kept::whole(&g), n, &mut Bits { have, want })
                     });
                     assert_eq!(stamped, bits, "{code} heap {n} candidate {c}");
                     assert_eq!(
-                        exact::with_marks(|marks| v.check(&g, n, marks)),
+                        exact::with_marks(|marks| v.check(Kept::whole(&g), n, marks)),
                         stamped,
                         "{code} heap {n} candidate {c}"
                     );

@@ -24,11 +24,11 @@ use crate::launch::{Buffers, Flags, Kernels, Resident, Timed, SLOTS};
 use crate::settle::settle;
 use crate::timings::GpuTimings;
 use octal_core::codec::{value_bits, Codec, LoopTable};
-use octal_core::{RareTable, Rules, SparseSpace};
+use octal_core::{Kept, RareTable, Rules, SparseSpace};
 use octal_engines::speculative::Speculative;
 use octal_engines::stretch::{Ended, EngineError, Notice, Stretch, StretchEngine};
 use octal_engines::verify::{Refuted, Verifier};
-use octal_store::values::ValueStore;
+use octal_store::run_values::RunValues;
 use std::collections::VecDeque;
 use std::time::Instant;
 
@@ -95,6 +95,19 @@ pub(crate) fn resident(reach: usize, n: usize) -> Resident {
     }
 }
 
+/// What the device keeps of a run that holds `g`: `keep`, its first heaps no more than the run's
+/// front where the run holds only its front and tail.
+pub(crate) fn within(keep: Resident, g: Kept<'_>) -> Resident {
+    if g.whole_slice().is_some() {
+        return keep;
+    }
+    let prefix = keep
+        .prefix
+        .min(g.front().len().saturating_sub(kernels_gen::VERIFY_PAD))
+        .max(1);
+    Resident { prefix, ..keep }
+}
+
 /// How a device run ended.
 enum RunEnd {
     /// `g` holds the heaps asked for.
@@ -105,6 +118,8 @@ enum RunEnd {
     Wrong { heap: usize, value: u16 },
     /// A mex left the key space: keys need another bit.
     Widen,
+    /// A flagged heap's proof needs values the run does not hold: `g` ends before it.
+    Unsettled { heap: usize },
 }
 
 /// Whether the kernels may compute heaps whose options reach rare heaps: a rare source is
@@ -135,7 +150,7 @@ pub(crate) fn extend(
     let (rules, space, n, verify) = (e.rules.clone(), e.space, s.to, s.verify);
     let mut bits = e.bits();
     let allowed = rare_sources_allowed(&rules, space);
-    let mut need = device_chain_bits(bits, max_of(s.values), &e.table);
+    let mut need = device_chain_bits(bits, s.values.kept().max_value(), &e.table);
     // Corrections made so far.
     let mut made = 0;
     while s.values.len() < n {
@@ -155,7 +170,8 @@ pub(crate) fn extend(
             };
             let ended = run.extend(&mut on_cpu)?;
             e.table = run.table().clone();
-            let g = &s.values[from..];
+            let kept = s.values.kept();
+            let g = kept.range(from.max(kept.base())..kept.len()).unwrap_or(&[]);
             bits = bits.max(bits_of(g));
             need = need.max(bits_of(g));
             t.on_cpu += s.values.len() - from;
@@ -176,9 +192,13 @@ pub(crate) fn extend(
         // at most the last rare heap and a digit back), from heap 1 with them.
         let (kernels, compiled) = e.gpu.kernels(&spec)?;
         t.compiled += usize::from(compiled);
-        let keep = e.keep.unwrap_or_else(|| resident(kernels.layout.reach, n));
+        let kept = s.values.kept();
+        let keep = within(
+            e.keep.unwrap_or_else(|| resident(kernels.layout.reach, n)),
+            kept,
+        );
         let verifier = Verifier::new(&rules, space);
-        let mut run = DeviceRun::new(&e.gpu, &kernels, verifier, space, s.values, keep, verify)?;
+        let mut run = DeviceRun::new(&e.gpu, &kernels, verifier, space, kept, keep, verify)?;
         let mut options = kernels.layout.options.clone();
         t.setup += setup.elapsed();
         // Kernels for rare sources run while options reach rare heaps (to `hot_from`, which each
@@ -225,6 +245,10 @@ pub(crate) fn extend(
                 RunEnd::Done => break false,
                 RunEnd::Stopped => return Ok(Ended::Stopped),
                 RunEnd::Widen => break true,
+                RunEnd::Unsettled { heap } => {
+                    let front = s.values.kept().front().len();
+                    return Err(EngineError::Unsettled { heap, front });
+                }
             }
         };
         if widen {
@@ -298,13 +322,13 @@ impl<'a> DeviceRun<'a> {
     /// Uploads what the device keeps of the proved values `g`: the first heaps, the last half ring
     /// of values and keys (options reach at most half a ring back; verification at most a
     /// quarter ring and a batch), a rare heap's key the sentinel where the kernels take rare
-    /// sources.
+    /// sources. A run that holds only its front and tail holds every heap the kernels read.
     fn new(
         gpu: &'a Gpu,
         kernels: &'a Kernels,
         verifier: Verifier,
         space: SparseSpace,
-        g: &[u16],
+        g: Kept<'_>,
         keep: Resident,
         verify: bool,
     ) -> Result<DeviceRun<'a>, GpuError> {
@@ -323,20 +347,23 @@ impl<'a> DeviceRun<'a> {
         let start = g.len();
         let codec = Codec::new(space);
         let stream = &gpu.stream;
-        let back = start.saturating_sub(keep.ring / 2);
+        let back = start.saturating_sub(keep.ring / 2).max(g.base());
         for (at, heaps) in keep.pieces(back, start) {
+            let values = g
+                .range(heaps.clone())
+                .expect("the tail holds the heaps uploaded");
             let len = heaps.len();
             let keys: Vec<u8> = heaps
                 .clone()
-                .zip(&g[heaps.clone()])
+                .zip(values)
                 .flat_map(|(h, &v)| key_bytes(&codec, l, v, space.is_rare(h, v)))
                 .collect();
             let bytes = at * l.key_bytes;
             stream.memcpy_htod(&keys, &mut buf.keys.slice_mut(bytes..bytes + keys.len()))?;
-            stream.memcpy_htod(&g[heaps], &mut buf.values.slice_mut(at..at + len))?;
+            stream.memcpy_htod(values, &mut buf.values.slice_mut(at..at + len))?;
         }
         let first = keep.first().min(start);
-        stream.memcpy_htod(&g[..first], &mut buf.first.slice_mut(..first))?;
+        stream.memcpy_htod(&g.front()[..first], &mut buf.first.slice_mut(..first))?;
         let budget = if l.rare_sources && verify {
             GROWING_BUDGET
         } else {
@@ -507,10 +534,19 @@ impl<'a> DeviceRun<'a> {
             };
             timings.taking += waiting.elapsed();
             if let Some(f) = failed {
+                if let RunEnd::Unsettled { heap } = f {
+                    // The heaps before it are proved: the watcher sees them before the run stops.
+                    if heap > q.lo {
+                        watch.proved(g.kept())?;
+                    }
+                }
                 return Ok(f);
             }
-            if verify && watch.proved(g)? {
-                return Ok(RunEnd::Stopped);
+            if verify {
+                if watch.proved(g.kept())? {
+                    return Ok(RunEnd::Stopped);
+                }
+                g.seen(g.len());
             }
             if done.overflow.is_some() {
                 return Ok(RunEnd::Widen);
@@ -563,7 +599,7 @@ impl<'a> DeviceRun<'a> {
     /// copy) to `g`, which ends at `from`.
     fn fetch(
         &self,
-        g: &mut ValueStore,
+        g: &mut RunValues,
         slot: usize,
         lo: usize,
         from: usize,
@@ -575,7 +611,7 @@ impl<'a> DeviceRun<'a> {
             .copy
             .memcpy_dtoh(
                 &self.buf.out[slot].slice(from - lo..to - lo),
-                &mut g[from..to],
+                g.range_mut(from..to),
             )
             .map_err(GpuError::from)?;
         Ok(())
@@ -589,7 +625,7 @@ impl<'a> DeviceRun<'a> {
     /// a correction came alone (its warp paid the budget for nothing).
     fn prove(
         &mut self,
-        g: &mut ValueStore,
+        g: &mut RunValues,
         (q, hi): (&Queued, usize),
         mut flags: Flags,
         timings: &mut GpuTimings,
@@ -607,7 +643,14 @@ impl<'a> DeviceRun<'a> {
             let started = Instant::now();
             let copy = &self.gpu.copy;
             let verifier = &self.verifier;
-            let (verdict, stood) = settle(self.kernels, copy, &mut self.buf, verifier, g, &heaps)?;
+            let (verdict, stood) = settle(
+                self.kernels,
+                copy,
+                &mut self.buf,
+                verifier,
+                g.kept(),
+                &heaps,
+            )?;
             timings.checked += stood + usize::from(verdict.is_err());
             timings.check += started.elapsed();
             if self.grows() && self.budget < self.max_budget && 256 * stood > hi - lo {
@@ -627,6 +670,10 @@ impl<'a> DeviceRun<'a> {
                     }));
                 }
                 Err(Refuted::Overflow(o)) => return Err(o.into()),
+                Err(Refuted::Unsettled { heap }) => {
+                    g.truncate(heap);
+                    return Ok(Some(RunEnd::Unsettled { heap }));
+                }
             }
             from = last + 1;
             match flags.first {

@@ -6,7 +6,7 @@ use crate::error::GpuError;
 use crate::timings::GpuTimings;
 #[cfg(feature = "cuda")]
 use crate::{device, engine::DeviceEngine, far, found, opening};
-use octal_core::{Code, RareTable, SparseSpace};
+use octal_core::{Code, Kept, RareTable, SparseSpace};
 use octal_engines::stretch::FarMarker;
 use octal_engines::stretch::StretchEngine;
 
@@ -52,11 +52,11 @@ impl Opening {
 
     /// Has the thread compile, once the device is open and wanted, the kernels a device stretch
     /// would start with for `table` under `space` after the proved values `g`.
-    pub fn prepare(&mut self, code: &Code, space: SparseSpace, table: &RareTable, g: &[u16]) {
+    pub fn prepare(&mut self, code: &Code, space: SparseSpace, table: &RareTable, g: Kept<'_>) {
         #[cfg(feature = "cuda")]
         {
             let (code, table) = (code.clone(), table.clone());
-            let (g_len, g_max) = (g.len(), g.iter().copied().max().unwrap_or(0));
+            let (g_len, g_max) = (g.len(), g.max_value());
             self.thread.then(move |gpu| {
                 DeviceEngine::new(gpu, &code, space, table).prepare(g_len, g_max, true)
             });

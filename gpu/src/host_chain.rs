@@ -4,14 +4,14 @@
 //! no table, stay.
 
 use crate::device::Gpu;
-use crate::device_loop::{bits_of, max_of, resident, MAX_BUDGET};
+use crate::device_loop::{bits_of, resident, within, MAX_BUDGET};
 use crate::engine::DeviceEngine;
 use crate::error::GpuError;
 use crate::launch::{Buffers, Kernels};
 use crate::settle::settle;
 use crate::timings::GpuTimings;
 use octal_core::codec::value_bits;
-use octal_core::{Code, RareTable, SparseSpace};
+use octal_core::{Code, Kept, RareTable, SparseSpace};
 use octal_engines::speculative::Speculative;
 use octal_engines::stretch::{Ended, EngineError, Stretch, StretchEngine};
 use octal_engines::verify::{Prove, Refuted, Verifier};
@@ -34,7 +34,7 @@ pub(crate) fn extend(
 ) -> Result<Ended, EngineError> {
     let start = (s.values.len(), Instant::now());
     let device_time = Arc::new(Mutex::new(Duration::ZERO));
-    let prover = DeviceProver::new(e, s.values, device_time.clone())?;
+    let prover = DeviceProver::new(e, s.values.kept(), device_time.clone())?;
     t.compiled += usize::from(prover.compiled);
     let rules = e.rules.clone();
     let (space, bits) = (e.space, e.bits());
@@ -78,11 +78,11 @@ impl DeviceProver {
     /// values `g`.
     fn new(
         e: &DeviceEngine,
-        g: &[u16],
+        g: Kept<'_>,
         device_time: Arc<Mutex<Duration>>,
     ) -> Result<DeviceProver, GpuError> {
         let (gpu, space, table) = (&e.gpu, e.space, &e.table);
-        let bits = host_chain_bits(e.bits(), max_of(g));
+        let bits = host_chain_bits(e.bits(), g.max_value());
         let spec = kernels_gen::KernelSpec {
             code: &e.code,
             space,
@@ -91,11 +91,14 @@ impl DeviceProver {
             rare_sources: false,
         };
         let (kernels, compiled) = gpu.kernels(&spec)?;
-        let keep = e.keep.unwrap_or_else(|| resident(kernels.layout.reach, 0));
+        let keep = within(
+            e.keep.unwrap_or_else(|| resident(kernels.layout.reach, 0)),
+            g,
+        );
         let mut buf = kernels.buffers(&gpu.stream, keep)?;
         let first = keep.first().min(g.len());
         gpu.stream
-            .memcpy_htod(&g[..first], &mut buf.first.slice_mut(..first))?;
+            .memcpy_htod(&g.front()[..first], &mut buf.first.slice_mut(..first))?;
         let mut prover = DeviceProver {
             gpu: gpu.clone(),
             code: e.code.clone(),
@@ -105,7 +108,7 @@ impl DeviceProver {
             kernels,
             buf,
             verifier: Verifier::new(&e.rules, space),
-            clean_to: g.len().saturating_sub(keep.ring / 2),
+            clean_to: g.len().saturating_sub(keep.ring / 2).max(g.base()),
             compiled,
             device_time,
         };
@@ -113,19 +116,21 @@ impl DeviceProver {
         Ok(prover)
     }
 
-    /// Puts the values of heaps `clean_to .. hi` of `g` on the device.
-    fn upload(&mut self, g: &[u16], hi: usize) -> Result<(), GpuError> {
+    /// Puts the values of heaps `clean_to .. hi` of `g` on the device (a run that holds only
+    /// its front and tail holds them).
+    fn upload(&mut self, g: Kept<'_>, hi: usize) -> Result<(), GpuError> {
         let keep = self.buf.resident;
         let stream = &self.gpu.stream;
         for (at, heaps) in keep.pieces(self.clean_to, hi) {
             let len = heaps.len();
-            stream.memcpy_htod(&g[heaps], &mut self.buf.values.slice_mut(at..at + len))?;
+            let values = g.range(heaps).expect("the tail holds the heaps uploaded");
+            stream.memcpy_htod(values, &mut self.buf.values.slice_mut(at..at + len))?;
         }
         let first = keep.first();
         if self.clean_to < first {
             let to = hi.min(first);
             stream.memcpy_htod(
-                &g[self.clean_to..to],
+                &g.front()[self.clean_to..to],
                 &mut self.buf.first.slice_mut(self.clean_to..to),
             )?;
         }
@@ -153,11 +158,11 @@ impl DeviceProver {
 impl Prove for DeviceProver {
     fn prove(
         &mut self,
-        g: &[u16],
+        g: Kept<'_>,
         range: Range<usize>,
     ) -> Result<Result<(), Refuted>, EngineError> {
         let (mut from, hi) = (range.start, range.end);
-        let bits = bits_of(&g[from..hi]);
+        let bits = bits_of(g.range(from..hi).expect("the tail holds the range proved"));
         if bits > self.bits {
             self.widen(bits + 1)?;
         }

@@ -4,7 +4,7 @@
 
 use crate::launch::{Buffers, Kernels};
 use cudarc::driver::CudaStream;
-use octal_core::exact;
+use octal_core::{exact, Kept};
 use octal_engines::stretch::EngineError;
 use octal_engines::verify::{Failure, Refuted, Verifier};
 use std::ops::Range;
@@ -25,7 +25,7 @@ pub(crate) fn settle(
     stream: &Arc<CudaStream>,
     buf: &mut Buffers,
     verifier: &Verifier,
-    g: &[u16],
+    g: Kept<'_>,
     heaps: &[u64],
 ) -> Result<Settled, EngineError> {
     in_doubling_batches(heaps.len(), |batch| {
@@ -49,7 +49,7 @@ pub(crate) fn settle(
                 None
             };
             let verdict = match on_device {
-                Some(v) if v == g[heap] => Ok(()),
+                Some(v) if v == g.at(heap) => Ok(()),
                 Some(value) => Err(Refuted::Wrong(Failure { heap, value })),
                 None => exact::with_marks(|m| verifier.check(g, heap, m)),
             };

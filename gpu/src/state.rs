@@ -4,7 +4,7 @@
 
 use crate::error::GpuError;
 use crate::handle::{Device, Opening};
-use octal_core::{Code, RareTable, SparseSpace};
+use octal_core::{Code, Kept, RareTable, SparseSpace};
 
 /// How far a device starting beside the host's work has come.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,7 +110,7 @@ impl RunDevice {
 
     /// While the device starts, has its thread compile the kernels a device stretch would start
     /// with for `table` after the proved values `g` (once a run).
-    pub fn prepare(&mut self, code: &Code, space: SparseSpace, table: &RareTable, g: &[u16]) {
+    pub fn prepare(&mut self, code: &Code, space: SparseSpace, table: &RareTable, g: Kept<'_>) {
         if let RunDevice::Starting { opening, prepared } = self {
             if !std::mem::replace(prepared, true) {
                 opening.prepare(code, space, table, g);

@@ -70,9 +70,10 @@ pub fn with_marks<T>(f: impl FnOnce(&mut Marks) -> T) -> T {
 }
 
 /// Marks the values of the options of a heap of `n` that leave at most one heap (whole moves
-/// and single heaps), given `g[0..n]`.
+/// and single heaps), given the value `g(h)` of every heap `h` below `n` it reads (at most the
+/// code's last digit back).
 #[inline]
-pub fn mark_single_options(rules: &Rules, g: &[u16], n: usize, marks: &mut Marks) {
+pub fn mark_single_options(rules: &Rules, g: impl Fn(usize) -> u16, n: usize, marks: &mut Marks) {
     for &i in &rules.whole {
         if n == i {
             marks.insert(0);
@@ -80,7 +81,7 @@ pub fn mark_single_options(rules: &Rules, g: &[u16], n: usize, marks: &mut Marks
     }
     for &i in &rules.single {
         if n > i {
-            marks.insert(g[n - i]);
+            marks.insert(g(n - i));
         }
     }
 }
@@ -93,7 +94,7 @@ pub fn value_of(
     marks: &mut Marks,
 ) -> Result<u16, ValueOverflow> {
     marks.clear();
-    mark_single_options(rules, g, n, marks);
+    mark_single_options(rules, |h| g[h], n, marks);
     for &i in &rules.breaking {
         if n >= i + 2 {
             // The splits h = a + (h - a), 1 <= a <= h / 2.

@@ -4,8 +4,9 @@
 //! rare-value algorithm ([`classic`]), keeps sparse spaces and rare tables ([`sparse`]),
 //! discovers a game's space from its first values ([`discover`]), compresses values ([`codec`]),
 //! lists what the speculative loops read ([`codec::LoopTable`]), fingerprints value sequences
-//! ([`fnv`]), condenses a run's values into the statistics the literature quotes ([`stats`]) and
-//! finds and proves periods by the Octal Periodicity Theorem ([`period`]).
+//! ([`fnv`]), condenses a run's values into the statistics the literature quotes ([`stats`]),
+//! finds and proves periods by the Octal Periodicity Theorem ([`period`]), and says what a run
+//! holds of its values ([`kept`]).
 //! It has no heavy dependencies: every other crate of the workspace builds on it.
 
 pub mod classic;
@@ -14,9 +15,11 @@ pub mod codec;
 pub mod discover;
 pub mod exact;
 pub mod fnv;
+pub mod kept;
 pub mod period;
 pub mod sparse;
 pub mod stats;
 
 pub use code::{Code, ParseCodeError, Rules};
+pub use kept::Kept;
 pub use sparse::{RareTable, SparseKind, SparseSpace};

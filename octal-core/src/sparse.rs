@@ -84,6 +84,14 @@ impl RareTable {
         }
     }
 
+    /// Adds the rare heaps among the values of heaps `from .. from + values.len()`, which lie
+    /// past every heap of the table.
+    pub fn extend_from(&mut self, space: &SparseSpace, from: usize, values: &[u16]) {
+        debug_assert!(self.entries.last().is_none_or(|e| e.0 < from));
+        let rare = (from..).zip(values).filter(|&(n, &v)| space.is_rare(n, v));
+        self.entries.extend(rare.map(|(n, &v)| (n, v)));
+    }
+
     /// A table from (heap, value) pairs in any order; a later pair for the same heap wins.
     pub fn from_entries(mut entries: Vec<(usize, u16)>) -> RareTable {
         entries.reverse();

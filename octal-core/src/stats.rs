@@ -85,6 +85,13 @@ impl Summarizer {
         }
     }
 
+    /// A summarizer under `space` fed with `values` (heaps from 0).
+    pub fn fed_with(space: Option<SparseSpace>, values: &[u16]) -> Summarizer {
+        let mut s = Summarizer::new(space);
+        s.feed(values);
+        s
+    }
+
     /// Heaps fed so far.
     pub fn fed(&self) -> usize {
         self.sum.n
@@ -156,6 +163,15 @@ impl Summarizer {
             }
             s.n = n + 1;
         }
+    }
+
+    /// How many of the heaps fed so far take each value: (value, count) for every value taken.
+    pub fn histogram(&self) -> Vec<(u16, u64)> {
+        (0..)
+            .zip(&self.counts)
+            .filter(|e| *e.1 > 0)
+            .map(|(v, &c)| (v, c))
+            .collect()
     }
 
     /// The largest value fed so far.

@@ -82,7 +82,7 @@ pub fn rust(code: &Code) -> Result<String, CodegenError> {
 pub fn cuda(code: &Code) -> Result<String, CodegenError> {
     let req = Request::new(code.clone(), DISCOVERY_HEAPS);
     let solution = solve(&req, &mut |_| {})?;
-    let (Some(space), Some(table)) = (solution.space, solution.table) else {
+    let (Some(space), Some(table)) = (solution.space, solution.outcome.table) else {
         return Err(CodegenError::NoKernels(code.clone()));
     };
     let max = solution.values.iter().copied().max().unwrap_or(0);

@@ -28,6 +28,20 @@ pub enum SolveError {
     RunDir(#[from] RunDirError),
     #[error("{0} has no unrolled engine: games/ does not specialise it (`octal games` lists those that are)")]
     NoUnrolled(Code),
+    /// A run that holds only its first and last values met a heap whose proof needs more.
+    #[error("heap {heap}: its proof needs a split past the front of {front} heaps that the run holds, or every value (a new rare value); go on with a larger front (octal resume RUN --front N), or keep every value (--keep all)")]
+    Unsettled { heap: usize, front: usize },
+    /// The values call for an engine that reads every value, past the heaps the run keeps.
+    #[error("heap {heap}: {why}, and a run that holds only its first and last values cannot prove them; keep every value (--keep all) or more of them (--keep N)")]
+    NeedsAllValues { heap: usize, why: &'static str },
+    /// The run dropped values its watcher had not seen (a fault of the run's own).
+    #[error("heaps from {from} were dropped before the run recorded them")]
+    Unshown { from: usize },
+    /// The tail asked for is shorter than the reads of a heap's proof.
+    #[error(
+        "--tail {tail}: a heap's speculation and proof read {need} heaps back; give at least that"
+    )]
+    TailTooShort { tail: usize, need: usize },
     /// An engine failed otherwise (its device, say).
     #[error(transparent)]
     Engine(EngineError),
@@ -39,6 +53,7 @@ impl From<EngineError> for SolveError {
         match e {
             EngineError::Overflow(o) => SolveError::Overflow(o),
             EngineError::Values(v) => SolveError::Values(v),
+            EngineError::Unsettled { heap, front } => SolveError::Unsettled { heap, front },
             EngineError::Watch(w) => match w.downcast::<SolveError>() {
                 Ok(own) => *own,
                 Err(w) => SolveError::Engine(EngineError::Watch(w)),
@@ -54,7 +69,9 @@ impl SolveError {
     pub fn is_bad_request(&self) -> bool {
         matches!(
             self,
-            SolveError::NoSparseSpace { .. } | SolveError::NoUnrolled(_)
+            SolveError::NoSparseSpace { .. }
+                | SolveError::NoUnrolled(_)
+                | SolveError::TailTooShort { .. }
         )
     }
 }

@@ -1,6 +1,6 @@
-//! What a run gives back ([`Solution`]): its values, the sparse space it ended on and where the
-//! space changed, which engine computed which heaps ([`Span`]), the period the values prove, and
-//! where a GPU run's time went.
+//! What a run gives back ([`Outcome`]): the sparse space it ended on and where the space changed,
+//! which engine computed which heaps ([`Span`]), the period the values prove, and where a GPU
+//! run's time went; with every value, a [`Solution`].
 
 use octal_core::period::Period;
 use octal_core::{RareTable, SparseSpace};
@@ -8,6 +8,7 @@ use octal_engines::space_watch::SpaceChange;
 use octal_engines::stretch::Engine;
 use octal_gpu::GpuTimings;
 use octal_store::values::ValueStore;
+use std::ops::Deref;
 
 /// Heaps `from..to`, computed by one engine (the JSON lists them as `stretches`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,10 +18,9 @@ pub struct Span {
     pub engine: Engine,
 }
 
-/// The result of a run.
+/// How a run went.
 #[derive(Debug)]
-pub struct Solution {
-    pub values: ValueStore,
+pub struct Outcome {
     /// The sparse space in use at the end.
     pub space: Option<SparseSpace>,
     /// The engine of the last stretch.
@@ -36,4 +36,19 @@ pub struct Solution {
     pub period: Option<Period>,
     /// Where the time went, for the GPU engine.
     pub gpu_timings: Option<GpuTimings>,
+}
+
+/// A run that kept every value: the values of heaps `0..values.len()` and how the run went.
+#[derive(Debug)]
+pub struct Solution {
+    pub values: ValueStore,
+    pub outcome: Outcome,
+}
+
+impl Deref for Solution {
+    type Target = Outcome;
+
+    fn deref(&self) -> &Outcome {
+        &self.outcome
+    }
 }

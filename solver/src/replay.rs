@@ -7,12 +7,14 @@ use crate::error::SolveError;
 use octal_core::codec::{value_bits, LoopTable};
 use octal_core::exact::ValueOverflow;
 use octal_core::stats::Summary;
-use octal_core::Code;
+use octal_core::{Code, Kept};
 use octal_engines::speculate::{Speculator, CAREFUL_BATCH};
 use octal_engines::speculative::Speculative;
 use octal_engines::stretch::{Stretch, StretchEngine};
 use octal_gpu::Device;
-use octal_store::snapshot::{hex, Snapshot};
+use octal_store::file::hex;
+use octal_store::run_values::RunValues;
+use octal_store::snapshot::Snapshot;
 use octal_store::values::ValueStore;
 use std::path::{Path, PathBuf};
 
@@ -79,21 +81,23 @@ pub fn replay(
     if let Some(engine) = on_device.as_mut() {
         engines.push((engine.as_mut(), h.n));
     }
+    let mut run = RunValues::whole(g);
     for (engine, to) in engines {
         let mut stretch = Stretch {
-            values: &mut g,
+            values: &mut run,
             to,
             verify: false,
             corrections: usize::MAX,
             far: None,
             notify: &mut |_| {},
-            watch: &mut |g: &[u16]| {
+            watch: &mut |g: Kept<'_>| {
                 progress(g.len());
                 Ok(false)
             },
         };
         engine.extend(&mut stretch).map_err(SolveError::from)?;
     }
+    let g = run.into_store();
     let summary = Summary::of(&g, Some(&space));
     let got = summary
         .powers

@@ -1,7 +1,7 @@
 //! What a finished run prints: the human summary in the style of the literature, the JSON object
 //! (a contract: users' scripts read these field names), and the OEIS b-file.
 
-use crate::outcome::Solution;
+use crate::outcome::Outcome;
 use octal_core::period::Period;
 use octal_core::stats::{AtPower, Summary};
 use octal_core::{Code, SparseSpace};
@@ -13,12 +13,15 @@ use std::io::{self, Write};
 /// A finished run with the facts around it.
 pub struct Report<'a> {
     pub code: &'a Code,
-    pub solution: &'a Solution,
+    pub solution: &'a Outcome,
     pub summary: Summary,
     pub threads: usize,
     pub seconds: f64,
     /// Heaps whose candidate the verifier corrected (new rare values and the like).
     pub corrections: usize,
+    /// For a run that holds only its first and last values: the heap from which it does, its
+    /// front and its least tail.
+    pub bounded: Option<(usize, usize, usize)>,
 }
 
 impl Report<'_> {
@@ -49,6 +52,10 @@ impl Report<'_> {
                 None => json!({"heap": c.heap, "kind": "none", "mask": null}),
             })
             .collect();
+        j["bounded"] = match self.bounded {
+            Some((from, front, tail)) => json!({"from": from, "front": front, "tail": tail}),
+            None => Value::Null,
+        };
         j["verified"] = json!(s.verified);
         j["threads"] = json!(self.threads);
         j["table_corrections"] = json!(self.corrections);
@@ -97,6 +104,11 @@ impl Report<'_> {
                 })
                 .collect();
             out += &format!("  space changes   {}\n", list.join(", "));
+        }
+        if let Some((from, front, tail)) = self.bounded {
+            out += &format!(
+                "  held            from heap {from} on, the first {front} values and at least the last {tail}\n"
+            );
         }
         out
     }

@@ -95,9 +95,48 @@ pub struct Request {
     /// A GPU run computes on the host's cores while its device opens and compiles its first
     /// kernels (true), or waits for the device (false: tests that must exercise the device).
     pub start_on_host: bool,
+    /// Past this many heaps the run holds only its first and last values ([`Bounds`]); none:
+    /// every value.
+    pub keep: Option<usize>,
+    /// The front and tail asked for, where the run's own choice is not wanted.
+    pub bounds: Bounds,
 }
 
+/// The heaps a run that holds only its first and last values keeps: the front (the smaller
+/// parts of the splits its proofs read) and at least the tail (the options a heap's speculation
+/// and the larger parts of those splits reach); none: the run's own choice.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Bounds {
+    pub front: Option<usize>,
+    pub tail: Option<usize>,
+}
+
+/// The most heaps a run that keeps every value may ask for: the values live in a file
+/// (`octal-store`'s value store), not in memory; 2^40 of them take 2.2 TB of disk, as much again
+/// in a run directory.
+pub const MAX_HEAPS: usize = 1 << 40;
+
+/// The most heaps a run that holds only its front and tail past `keep` may ask for (its memory
+/// and disk do not grow with them).
+pub const MAX_BOUNDED_HEAPS: usize = 1 << 50;
+
 impl Request {
+    /// Why a run of `n` heaps keeping the values of the first `keep` (none: all) is too long,
+    /// if it is.
+    pub fn size_error(n: usize, keep: Option<usize>) -> Option<String> {
+        let bounded = keep.is_some_and(|k| n > k);
+        if bounded && n > MAX_BOUNDED_HEAPS {
+            Some(format!("{n}: at most 2^50 heaps are supported"))
+        } else if !bounded && n > MAX_HEAPS {
+            Some(format!(
+                "{n}: at most 2^40 heaps are supported when every value is kept (their values alone take {:.1} TB of disk; --keep N holds only the first and last past N)",
+                2.0 * MAX_HEAPS as f64 / 1e12
+            ))
+        } else {
+            None
+        }
+    }
+
     pub fn new(code: Code, n: usize) -> Request {
         Request {
             code,
@@ -109,6 +148,8 @@ impl Request {
             check_period: false,
             space: None,
             start_on_host: true,
+            keep: None,
+            bounds: Bounds::default(),
         }
     }
 }

@@ -10,7 +10,10 @@
 //! * `lock`: held (an exclusive file lock) by the process writing the directory.
 //!
 //! * `values.work`: the run's value store while a process works on it (see [`crate::values`]):
-//!   derived data, rebuilt from `values.bin` on every resume and never read back.
+//!   derived data, rebuilt from `values.bin` on every resume and never read back;
+//! * `state.bin`, once the run holds only its first and last heaps (past `--keep` heaps): its
+//!   state ([`crate::state`]), replaced atomically at each checkpoint. `values.bin` then holds
+//!   the first `keep` values and grows no more, and the state says how far the run got.
 //!
 //! Values are one byte each in `values.bin` while they are below 256 (every run starts so); the
 //! first larger value rewrites the file at two bytes (written beside, synced, renamed over it),
@@ -20,8 +23,13 @@
 //! A kill leaves at worst bytes past the checkpoint's count, which resume cuts off. A truncated or
 //! corrupted file is found by its checksums and reported with the file and the chunk.
 
+use crate::file::FileError;
+use crate::run_values::RunValues;
+use crate::state::{self, SpaceAt, State, StateHeader, STATE_FORMAT};
 use crate::values::{ValueStore, ValuesError};
 use octal_core::fnv::Fnv1a64;
+use octal_core::stats::Summarizer;
+use octal_core::{Kept, RareTable, SparseSpace};
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
@@ -55,6 +63,9 @@ pub enum RunDirError {
     /// The values read could not be kept (exit 1).
     #[error(transparent)]
     Values(#[from] ValuesError),
+    /// The state file (bad input where it is damaged).
+    #[error(transparent)]
+    State(#[from] FileError),
 }
 
 fn io_err(file: &Path) -> impl FnOnce(io::Error) -> RunDirError + '_ {
@@ -98,6 +109,12 @@ pub struct Checkpoint {
     pub sparse: String,
     pub mask: u16,
     pub domain_k: usize,
+    /// Heaps whose values `values.bin` keeps at most (none: every value).
+    #[serde(default)]
+    pub keep: Option<usize>,
+    /// Whether the run went past `keep` heaps: `state.bin` says how far it got.
+    #[serde(default)]
+    pub bounded: bool,
 }
 
 /// The sparse space recorded as its kind's name ("range", "domain", or "none"), mask and domain
@@ -180,6 +197,10 @@ impl RunDir {
 
     fn values_path(&self) -> PathBuf {
         self.dir.join("values.bin")
+    }
+
+    fn state_path(&self) -> PathBuf {
+        self.dir.join("state.bin")
     }
 
     /// A fresh store for the run's values in `values.work`.
@@ -498,13 +519,39 @@ impl Pace {
     }
 }
 
-/// A run directory being written by a run: the lock, the value file, the checkpoint and the pace
-/// of checkpoints.
+/// What a run's watcher knows of the run beside its values, for the checkpoint and the state.
+pub struct Mark<'a> {
+    /// The space in use and every change of it.
+    pub space: Option<SparseSpace>,
+    pub spaces: &'a [SpaceAt],
+    pub corrections: usize,
+    /// Seconds so far over every process of the run.
+    pub elapsed: f64,
+    /// The statistics of every value proved (fed to the values shown).
+    pub summarizer: &'a Summarizer,
+    /// The least tail a run that holds only its front and tail keeps.
+    pub tail: usize,
+}
+
+/// A run directory being written by a run: the lock, the value file, the checkpoint (and once
+/// the run holds only its front and tail, its state) and the pace of checkpoints.
 pub struct Recorder {
     run: RunDir,
     writer: ValueWriter,
     checkpoint: Checkpoint,
     pace: Pace,
+    /// The rare heaps of every value under the run's space, once the run is bounded.
+    table: Option<RareTable>,
+    /// Heaps whose rare heaps `table` holds.
+    scanned: usize,
+}
+
+/// A run directory opened to go on: its recorder, its values (all of them, or its front and
+/// tail) and, for a bounded run, the state it goes on from.
+pub struct Reopened {
+    pub recorder: Recorder,
+    pub values: RunValues,
+    pub state: Option<StateHeader>,
 }
 
 impl Recorder {
@@ -514,16 +561,18 @@ impl Recorder {
             writer,
             checkpoint,
             pace: Pace::new(every),
+            table: None,
+            scanned: 0,
         }
     }
 
     /// Starts a fresh run in `dir` (created if need be) of `code` (canonical) to `n` heaps on
-    /// the engine named `engine`, checkpointing at most every `every`; returns the store for the
-    /// run's values.
+    /// the engine named `engine`, keeping at most `keep` values (none: all), checkpointing at
+    /// most every `every`; returns the store for the run's values.
     pub fn create(
         dir: &Path,
         code: &str,
-        n: usize,
+        (n, keep): (usize, Option<usize>),
         engine: &str,
         check_period: bool,
         every: Duration,
@@ -550,20 +599,84 @@ impl Recorder {
             sparse: "none".into(),
             mask: 0,
             domain_k: 0,
+            keep,
+            bounded: false,
         };
         run.write_checkpoint(&checkpoint)?;
         let values = run.value_store()?;
         Ok((Recorder::new(run, writer, checkpoint, every), values))
     }
 
-    /// Opens the run in `dir` to continue it, checkpointing at most every `every`: the recorder
-    /// and the values the checkpoint vouches for (every chunk checked).
-    pub fn reopen(dir: &Path, every: Duration) -> Result<(Recorder, ValueStore), RunDirError> {
+    /// Starts a run in `dir` (created if need be) from the bounded `state` (a checkpoint carried
+    /// from another machine), to `n` heaps: its `values.bin` holds no value, its state is the
+    /// one given.
+    pub fn create_from_state(
+        dir: &Path,
+        mut state: State,
+        n: usize,
+        every: Duration,
+    ) -> Result<Reopened, RunDirError> {
+        let h = &state.header;
+        let (mut recorder, _) =
+            Recorder::create(dir, &h.code, (n, Some(h.keep)), &h.engine, false, every)?;
+        recorder.checkpoint.set_space(Some(h.space));
+        (recorder.checkpoint.bounded, recorder.checkpoint.elapsed) = (true, h.elapsed);
+        recorder.checkpoint.corrections = h.corrections;
+        state.header.n = n;
+        state.header.finished = false;
+        state.save(&recorder.run.state_path())?;
+        recorder.run.write_checkpoint(&recorder.checkpoint)?;
+        let values = recorder.resumed(&state)?;
+        Ok(Reopened {
+            recorder,
+            values,
+            state: Some(state.header),
+        })
+    }
+
+    /// Opens the run in `dir` to continue it, checkpointing at most every `every`: the recorder,
+    /// the values the checkpoint vouches for (every chunk checked) or, for a bounded run, the
+    /// front and tail of its state.
+    pub fn reopen(dir: &Path, every: Duration) -> Result<Reopened, RunDirError> {
         let run = RunDir::open(dir, false)?;
         let mut checkpoint = run.checkpoint()?;
+        if checkpoint.bounded {
+            let state = state::read(&run.state_path())?;
+            if state.header.code != checkpoint.code {
+                return Err(corrupt(&run.state_path(), "the state of another game"));
+            }
+            let writer = ValueWriter::open(&run.values_path(), &checkpoint.code, 1, 0)?;
+            let mut recorder = Recorder::new(run, writer, checkpoint, every);
+            let values = recorder.resumed(&state)?;
+            return Ok(Reopened {
+                recorder,
+                values,
+                state: Some(state.header),
+            });
+        }
         let values = run.read_values(&mut checkpoint)?;
         let writer = run.writer(&checkpoint.code, checkpoint.width, &values)?;
-        Ok((Recorder::new(run, writer, checkpoint, every), values))
+        Ok(Reopened {
+            recorder: Recorder::new(run, writer, checkpoint, every),
+            values: RunValues::whole(values),
+            state: None,
+        })
+    }
+
+    /// The values of a bounded run from its `state`, the recorder's table taken from it.
+    fn resumed(&mut self, state: &State) -> Result<RunValues, RunDirError> {
+        let h = &state.header;
+        let mut window = self.run.value_store()?;
+        window.extend_from_slice(&state.tail)?;
+        self.table = Some(state.table.clone());
+        self.scanned = h.heaps;
+        Ok(RunValues::resumed(
+            state.front.clone(),
+            (window, h.tail_from),
+            h.tail,
+            (h.space, state.table.clone()),
+            h.summarizer.max_value(),
+        ))
     }
 
     /// The run's checkpoint as last written.
@@ -584,47 +697,143 @@ impl Recorder {
     }
 
     /// Shown the proved values `g` as they grow: makes them durable and records them when a
-    /// checkpoint is due.
-    pub fn proved(
-        &mut self,
-        g: &[u16],
-        space: Option<octal_core::SparseSpace>,
-        corrections: usize,
-        elapsed: f64,
-    ) -> Result<(), RunDirError> {
-        if self.pace.due() {
-            self.save(g, space, corrections, elapsed, false)?;
+    /// checkpoint is due. The first values shown of a run that holds only its front and tail
+    /// still hold every heap below `keep`: they go to `values.bin`, which grows no more, and the
+    /// run's state is written.
+    pub fn proved(&mut self, g: Kept<'_>, m: &Mark<'_>) -> Result<(), RunDirError> {
+        if g.whole_slice().is_none() && !self.checkpoint.bounded || self.pace.due() {
+            return self.save_now(g, m);
+        }
+        if self.table.is_some() {
+            self.scan(g, m.space)?;
         }
         Ok(())
     }
 
-    /// Makes every value of the finished run durable and marks the run finished.
-    pub fn finish(
-        &mut self,
-        g: &[u16],
-        space: Option<octal_core::SparseSpace>,
-        corrections: usize,
-        elapsed: f64,
-    ) -> Result<(), RunDirError> {
-        self.save(g, space, corrections, elapsed, true)
+    /// Records the values `g` now, as [`Recorder::proved`] does when a checkpoint is due (a run
+    /// that stops).
+    pub fn save_now(&mut self, g: Kept<'_>, m: &Mark<'_>) -> Result<(), RunDirError> {
+        if g.whole_slice().is_none() && !self.checkpoint.bounded {
+            return self.bound(g, m);
+        }
+        if self.table.is_some() {
+            self.scan(g, m.space)?;
+        }
+        self.save(g, m, false)
     }
 
-    /// Makes the values `g` durable (all of them when `finished`, else whole chunks) and records
-    /// them in the checkpoint, with the width the value file has after them.
-    fn save(
-        &mut self,
-        g: &[u16],
-        space: Option<octal_core::SparseSpace>,
-        corrections: usize,
-        elapsed: f64,
-        finished: bool,
-    ) -> Result<(), RunDirError> {
-        self.checkpoint.set_space(space);
-        self.checkpoint.corrections = corrections;
-        self.checkpoint.finished = finished;
-        self.checkpoint.count = self.writer.sync(g, finished)?;
+    /// The run directory.
+    pub fn dir(&self) -> &Path {
+        &self.run.dir
+    }
+
+    /// Makes every value of the finished run durable (or its state) and marks the run finished.
+    pub fn finish(&mut self, g: Kept<'_>, m: &Mark<'_>) -> Result<(), RunDirError> {
+        if g.whole_slice().is_none() && !self.checkpoint.bounded {
+            self.bound(g, m)?;
+        }
+        if self.table.is_some() {
+            self.scan(g, m.space)?;
+        }
+        self.save(g, m, true)
+    }
+
+    /// The run holds only its front and tail from here: its first `keep` values go to
+    /// `values.bin` (the values shown still hold them), the rare table of every value is taken
+    /// from them, and the state is written.
+    fn bound(&mut self, g: Kept<'_>, m: &Mark<'_>) -> Result<(), RunDirError> {
+        let keep = self.checkpoint.keep.unwrap_or(g.len()).min(g.len());
+        let path = self.run.values_path();
+        let Some(first) = g.range(0..keep) else {
+            return Err(corrupt(
+                &path,
+                format!("heaps below {keep} were dropped before they were written"),
+            ));
+        };
+        let Some(space) = m.space else {
+            return Err(corrupt(
+                &path,
+                "a run without a sparse space cannot hold only its front and tail",
+            ));
+        };
+        self.checkpoint.count = self.writer.sync(first, true)?;
         self.checkpoint.width = self.writer.width();
-        self.checkpoint.elapsed = elapsed;
+        self.table = Some(RareTable::from_values(&space, first));
+        self.scanned = keep;
+        self.scan(g, Some(space))?;
+        self.checkpoint.bounded = true;
+        self.save(g, m, false)
+    }
+
+    /// Adds the rare heaps among the values shown since the last scan to the table.
+    fn scan(&mut self, g: Kept<'_>, space: Option<SparseSpace>) -> Result<(), RunDirError> {
+        let (Some(table), Some(space)) = (self.table.as_mut(), space) else {
+            return Ok(());
+        };
+        let Some(new) = g.range(self.scanned..g.len()) else {
+            let file = self.run.state_path();
+            return Err(corrupt(
+                &file,
+                format!(
+                    "heaps from {} were dropped before they were seen",
+                    self.scanned
+                ),
+            ));
+        };
+        table.extend_from(&space, self.scanned, new);
+        self.scanned = g.len();
+        Ok(())
+    }
+
+    /// Makes the values `g` durable and records them in the checkpoint: for a run that keeps
+    /// every value, the values (all of them when `finished`, else whole chunks) with the width
+    /// the value file has after them; for a bounded run, its state.
+    fn save(&mut self, g: Kept<'_>, m: &Mark<'_>, finished: bool) -> Result<(), RunDirError> {
+        self.checkpoint.set_space(m.space);
+        self.checkpoint.corrections = m.corrections;
+        self.checkpoint.finished = finished;
+        self.checkpoint.elapsed = m.elapsed;
+        match (g.whole_slice(), &self.table) {
+            (Some(all), None) => {
+                self.checkpoint.count = self.writer.sync(all, finished)?;
+                self.checkpoint.width = self.writer.width();
+            }
+            (_, table) => {
+                let path = self.run.state_path();
+                let Some(space) = m.space else {
+                    return Err(corrupt(&path, "a bounded run without a sparse space"));
+                };
+                let tail_from = g.len().saturating_sub(m.tail).max(g.base());
+                let mut state = State {
+                    header: StateHeader {
+                        format: STATE_FORMAT,
+                        code: self.checkpoint.code.clone(),
+                        n: self.checkpoint.n,
+                        heaps: g.len(),
+                        engine: self.checkpoint.engine.clone(),
+                        keep: self.checkpoint.count,
+                        space,
+                        spaces: m.spaces.to_vec(),
+                        front: 0,
+                        tail: m.tail,
+                        tail_from,
+                        rare: 0,
+                        elapsed: m.elapsed,
+                        corrections: m.corrections,
+                        finished,
+                        summarizer: m.summarizer.clone(),
+                        data_fnv1a64: String::new(),
+                    },
+                    front: g.front().to_vec(),
+                    tail: g
+                        .range(tail_from..g.len())
+                        .expect("the tail is held")
+                        .to_vec(),
+                    table: table.clone().unwrap_or_default(),
+                };
+                state.save(&path)?;
+            }
+        }
         self.run.write_checkpoint(&self.checkpoint)
     }
 }
@@ -642,11 +851,31 @@ pub fn check(dir: &Path) -> Result<(Checkpoint, ValueStore), RunDirError> {
     Ok((c, values))
 }
 
+/// The state of the run in `dir` whose checkpoint is `c`, if the run went past its `keep` heaps
+/// (checked: its form, its checksum, its game).
+pub fn check_state(dir: &Path, c: &Checkpoint) -> Result<Option<State>, RunDirError> {
+    if !c.bounded {
+        return Ok(None);
+    }
+    let path = dir.join("state.bin");
+    let state = state::read(&path)?;
+    if state.header.code != c.code {
+        return Err(corrupt(&path, "the state of another game"));
+    }
+    Ok(Some(state))
+}
+
 /// Removes the run in `dir` if its checkpoint counts no value (a run that failed at its start):
 /// the run's files, and the directory if that leaves it empty. Anything else stays.
 pub fn discard_if_empty(dir: &Path) {
-    if read_checkpoint(&dir.join("checkpoint.json")).is_ok_and(|c| c.count == 0) {
-        for file in ["checkpoint.json", "values.bin", "values.work", "lock"] {
+    if read_checkpoint(&dir.join("checkpoint.json")).is_ok_and(|c| c.count == 0 && !c.bounded) {
+        for file in [
+            "checkpoint.json",
+            "values.bin",
+            "values.work",
+            "state.bin",
+            "lock",
+        ] {
             let _ = fs::remove_file(dir.join(file));
         }
         let _ = fs::remove_dir(dir);
@@ -672,6 +901,8 @@ mod tests {
             sparse: "range".into(),
             mask: 0x1ee,
             domain_k: 0,
+            keep: None,
+            bounded: false,
         }
     }
 

@@ -15,7 +15,7 @@ use octal_core::stats::Summary;
 use octal_core::{Code, RareTable, SparseSpace};
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The first line of a snapshot.
 const MAGIC: &str = "OCTALCKP 1";
@@ -24,24 +24,7 @@ const MAGIC: &str = "OCTALCKP 1";
 /// after them.
 pub const EXACT_HEAPS: usize = 1 << 15;
 
-#[derive(Debug, thiserror::Error)]
-pub enum SnapshotError {
-    /// Not a snapshot, or a damaged one (bad input).
-    #[error("{file}: {what}")]
-    Corrupt { file: PathBuf, what: String },
-    #[error("{file}")]
-    Io {
-        file: PathBuf,
-        source: std::io::Error,
-    },
-}
-
-impl SnapshotError {
-    /// Whether the error is the input's (exit 2) rather than the machine's or the run's.
-    pub fn is_bad_input(&self) -> bool {
-        matches!(self, SnapshotError::Corrupt { .. })
-    }
-}
+use crate::file::{hex, FileError};
 
 /// The fnv1a64 of the values of heaps `0 .. n`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -85,11 +68,6 @@ pub struct Snapshot {
     pub header: SnapshotHeader,
     pub first: Vec<u16>,
     pub table: RareTable,
-}
-
-/// A fingerprint as snapshots (and the JSON) write it: 16 lowercase hex digits.
-pub fn hex(x: u64) -> String {
-    format!("{x:016x}")
 }
 
 /// The binary part: the first values, then the rare entries.
@@ -141,8 +119,8 @@ impl Snapshot {
 
     /// Writes the snapshot to `path` (replaced atomically), its header's counts and data
     /// fingerprint made those of its first values and table.
-    pub fn save(&mut self, path: &Path) -> Result<(), SnapshotError> {
-        let io = |source| SnapshotError::Io {
+    pub fn save(&mut self, path: &Path) -> Result<(), FileError> {
+        let io = |source| FileError::Io {
             file: path.to_path_buf(),
             source,
         };
@@ -169,25 +147,25 @@ pub fn write(
     code: &Code,
     space: SparseSpace,
     g: &[u16],
-) -> Result<SnapshotHeader, SnapshotError> {
+) -> Result<SnapshotHeader, FileError> {
     let mut snapshot = Snapshot::of(code, space, g);
     snapshot.save(path)?;
     Ok(snapshot.header)
 }
 
 /// Reads a snapshot, checking its form and the fingerprint of its data.
-pub fn read(path: &Path) -> Result<Snapshot, SnapshotError> {
-    let bad = |what: &str| SnapshotError::Corrupt {
+pub fn read(path: &Path) -> Result<Snapshot, FileError> {
+    let bad = |what: &str| FileError::Corrupt {
         file: path.to_path_buf(),
         what: what.to_string(),
     };
-    let file = std::fs::File::open(path).map_err(|source| SnapshotError::Io {
+    let file = std::fs::File::open(path).map_err(|source| FileError::Io {
         file: path.to_path_buf(),
         source,
     })?;
     let mut r = BufReader::new(file);
     let mut line = String::new();
-    let mut next_line = |r: &mut BufReader<std::fs::File>| -> Result<String, SnapshotError> {
+    let mut next_line = |r: &mut BufReader<std::fs::File>| -> Result<String, FileError> {
         line.clear();
         r.read_line(&mut line)
             .map_err(|_| bad("not a snapshot (unreadable text)"))?;
@@ -199,11 +177,10 @@ pub fn read(path: &Path) -> Result<Snapshot, SnapshotError> {
     let header: SnapshotHeader =
         serde_json::from_str(&next_line(&mut r)?).map_err(|e| bad(&format!("bad header: {e}")))?;
     let mut bytes = Vec::new();
-    r.read_to_end(&mut bytes)
-        .map_err(|source| SnapshotError::Io {
-            file: path.to_path_buf(),
-            source,
-        })?;
+    r.read_to_end(&mut bytes).map_err(|source| FileError::Io {
+        file: path.to_path_buf(),
+        source,
+    })?;
     if header.space().is_none() || header.code.parse::<Code>().is_err() {
         return Err(bad("bad header: code or sparse space"));
     }
@@ -242,6 +219,7 @@ pub fn read(path: &Path) -> Result<Snapshot, SnapshotError> {
 mod tests {
     use super::*;
     use octal_core::{discover, exact};
+    use std::path::PathBuf;
 
     fn tmp(name: &str) -> PathBuf {
         std::env::temp_dir().join(format!("octal-snapshot-{}-{name}", std::process::id()))

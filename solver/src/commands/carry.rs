@@ -1,14 +1,21 @@
-//! Carrying a run between machines: `octal checkpoint` writes a run directory's snapshot (its
-//! sparse space, rare table, first heaps and fingerprints), `octal restore` makes a run directory
-//! from one by replaying its values.
+//! Carrying a run between machines: `octal checkpoint` writes a run directory's state (its
+//! front, tail, rare table and statistics), from which `octal resume` goes on anywhere with
+//! nothing recomputed; `octal snapshot` writes a snapshot (its sparse space, rare table, first
+//! heaps and fingerprints), from which `octal restore` makes a run directory by replaying every
+//! value.
 
 use super::job::{progress_bar, HEAPS_BAR};
 use super::{pool, CommandError};
 use crate::replay;
+use crate::request::Bounds;
 use crate::request::EngineChoice;
+use crate::solve;
+use octal_core::stats::Summarizer;
+use octal_core::{Code, Kept, RareTable};
 use octal_gpu::Device;
-use octal_store::rundir::{self, Recorder, RunDirError};
+use octal_store::rundir::{self, Checkpoint, Mark, Recorder, RunDirError};
 use octal_store::snapshot;
+use octal_store::state::{SpaceAt, State, StateHeader, STATE_FORMAT};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -25,8 +32,81 @@ pub struct RestoreConfig {
     pub quiet: bool,
 }
 
-/// `octal checkpoint`: writes the snapshot of the run in `dir` to `output`.
+/// `octal checkpoint`: writes the state of the run in `dir` to `output`: the run's own past
+/// `--keep`, else the front and tail such a run would hold of its values.
 pub fn checkpoint(dir: &Path, output: &Path) -> Result<(), CommandError> {
+    let (c, values) = rundir::check(dir)?;
+    let mut state = match rundir::check_state(dir, &c)? {
+        Some(state) => state,
+        None => state_of(dir, &c, &values)?,
+    };
+    state.save(output)?;
+    let h = &state.header;
+    let size = std::fs::metadata(output)
+        .map_err(super::file_error("cannot read", output))?
+        .len();
+    println!(
+        "{}: {} heaps of {} under {}: the first {} and last {} values, {} rare heaps and the statistics, {:.2} MiB; octal resume {} --out DIR goes on",
+        output.display(),
+        h.heaps,
+        h.code,
+        h.space,
+        h.front,
+        h.heaps - h.tail_from,
+        h.rare,
+        size as f64 / (1u64 << 20) as f64,
+        output.display()
+    );
+    Ok(())
+}
+
+/// The state of a run that keeps every value (`values`, its checkpoint `c`): the front and tail
+/// a run past `--keep` would hold.
+fn state_of(dir: &Path, c: &Checkpoint, values: &[u16]) -> Result<State, CommandError> {
+    let code: Code = c
+        .code
+        .parse()
+        .map_err(|e| CommandError::Input(format!("invalid code '{}': {e}", c.code)))?;
+    let Some(space) = c.space() else {
+        return Err(CommandError::Input(format!(
+            "{}: the run has no sparse space, and a run that holds only its first and last values needs one",
+            dir.display()
+        )));
+    };
+    let table = RareTable::from_values(&space, values);
+    let (front, tail) = solve::bounds(Bounds::default(), &code.rules(), space, (values, &table))?;
+    let tail_from = values.len().saturating_sub(tail);
+    Ok(State {
+        header: StateHeader {
+            format: STATE_FORMAT,
+            code: c.code.clone(),
+            n: c.n,
+            heaps: values.len(),
+            engine: c.engine.clone(),
+            keep: values.len(),
+            space,
+            spaces: vec![SpaceAt {
+                heap: 0,
+                space: Some(space),
+            }],
+            front,
+            tail,
+            tail_from,
+            rare: table.len(),
+            elapsed: c.elapsed,
+            corrections: c.corrections,
+            finished: c.finished,
+            summarizer: Summarizer::fed_with(Some(space), values),
+            data_fnv1a64: String::new(),
+        },
+        front: values[..front].to_vec(),
+        tail: values[tail_from..].to_vec(),
+        table,
+    })
+}
+
+/// `octal snapshot`: writes the snapshot of the run in `dir` to `output`.
+pub fn snapshot(dir: &Path, output: &Path) -> Result<(), CommandError> {
     let (c, values) = rundir::check(dir)?;
     let code = c
         .code
@@ -80,12 +160,21 @@ pub fn restore(cfg: &RestoreConfig) -> Result<(), CommandError> {
     let (mut recorder, _) = Recorder::create(
         &cfg.out,
         &h.code,
-        h.n,
+        (h.n, None),
         engine.name(),
         false,
         Duration::from_secs(3600),
     )?;
-    recorder.finish(&values, h.space(), 0, started.elapsed().as_secs_f64())?;
+    let summarizer = Summarizer::new(h.space());
+    let mark = Mark {
+        space: h.space(),
+        spaces: &[],
+        corrections: 0,
+        elapsed: started.elapsed().as_secs_f64(),
+        summarizer: &summarizer,
+        tail: 0,
+    };
+    recorder.finish(Kept::whole(&values), &mark)?;
     println!(
         "{}: {} heaps of {} replayed in {:.1} s, every fnv1a64 equal ({} at {}); octal resume continues it",
         cfg.out.display(),

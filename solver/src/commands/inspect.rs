@@ -1,6 +1,7 @@
 //! The commands that read a run directory without changing it: `octal check` (every chunk, and
 //! with `rare` and `sample` values recomputed by the exact mex), `octal status`, `octal export`
-//! and `octal plot`.
+//! and `octal plot`. A run past `--keep` serves the values `values.bin` keeps, and its state's
+//! statistics beyond them; `octal status` reads a checkpoint file as it reads a run directory.
 
 use super::{file_error, pool, CommandError};
 use crate::recompute;
@@ -11,6 +12,7 @@ use octal_core::Code;
 use octal_plot::{Kind, PlotSpec};
 use octal_store::export::{self, Format};
 use octal_store::rundir::{self, Checkpoint};
+use octal_store::state::{self, State};
 use octal_store::values::ValueStore;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -35,21 +37,52 @@ pub struct Heaps {
     pub to: Option<usize>,
 }
 
-/// The run directory `dir`, checked: its checkpoint, its code and every value.
-fn read(dir: &Path) -> Result<(Checkpoint, Code, ValueStore), CommandError> {
+/// A run directory, checked: its checkpoint, its code, the values it keeps and, past them, its
+/// state.
+struct Run {
+    c: Checkpoint,
+    code: Code,
+    values: ValueStore,
+    state: Option<State>,
+}
+
+/// The run directory `dir`, checked: its checkpoint, its code, every value kept and its state.
+fn read(dir: &Path) -> Result<Run, CommandError> {
     let (c, values) = rundir::check(dir)?;
-    let code = c
-        .code
-        .parse()
-        .map_err(|e| CommandError::Input(format!("invalid code '{}': {e}", c.code)))?;
-    Ok((c, code, values))
+    let state = rundir::check_state(dir, &c)?;
+    let code = parse_code(&c.code)?;
+    Ok(Run {
+        c,
+        code,
+        values,
+        state,
+    })
+}
+
+fn parse_code(code: &str) -> Result<Code, CommandError> {
+    code.parse()
+        .map_err(|e| CommandError::Input(format!("invalid code '{code}': {e}")))
+}
+
+/// What a run that holds only its front and tail says of the heaps past the values it keeps.
+fn past_kept(state: &State, kept: usize) -> String {
+    let h = &state.header;
+    format!(
+        "heaps {kept} .. {} are not stored (from heap {kept} the run holds its first {} and last {} values, {} rare heaps and its statistics)",
+        h.heaps, h.front, h.tail, h.rare
+    )
 }
 
 /// `octal check`: verifies a run directory without changing it.
 pub fn check(cfg: &CheckConfig) -> Result<(), CommandError> {
-    let (c, code, values) = read(&cfg.dir)?;
+    let Run {
+        c,
+        code,
+        values,
+        state,
+    } = read(&cfg.dir)?;
     let chunks = values.len().div_ceil(rundir::CHUNK);
-    let state = if c.finished {
+    let finished = if c.finished {
         " (finished)"
     } else {
         " (unfinished: octal resume continues it)"
@@ -75,6 +108,7 @@ pub fn check(cfg: &CheckConfig) -> Result<(), CommandError> {
             "blocks": chunks,
             "chunks": chunks,
             "finished": c.finished,
+            "state_heaps": state.as_ref().map(|s| s.header.heaps),
             "rare_recomputed": recomputed.as_ref().map(|r| r.rare),
             "sample_recomputed": recomputed.as_ref().map(|r| r.sampled),
             "mismatches": recomputed.as_ref().map(|r| r.mismatches.iter().map(|m| {
@@ -84,11 +118,18 @@ pub fn check(cfg: &CheckConfig) -> Result<(), CommandError> {
         println!("{j}");
     } else {
         println!(
-            "{}: ok: {} verified values of {} in {chunks} chunks, every checksum good{state}",
+            "{}: ok: {} verified values of {} in {chunks} chunks, every checksum good{finished}",
             cfg.dir.display(),
             values.len(),
             c.code,
         );
+        if let Some(s) = &state {
+            println!(
+                "state.bin: ok, at heap {}; {}",
+                s.header.heaps,
+                past_kept(s, values.len())
+            );
+        }
         if let Some(r) = &recomputed {
             let rare = match space {
                 Some(s) if cfg.rare => format!("{} rare heaps ({s})", r.rare),
@@ -119,32 +160,68 @@ pub fn check(cfg: &CheckConfig) -> Result<(), CommandError> {
     Ok(())
 }
 
-/// `octal status`: the summary of a run directory.
-pub fn status(dir: &Path, json: bool) -> Result<(), CommandError> {
-    let (c, code, values) = read(dir)?;
-    let space = c.space();
-    let summary = Summary::of(&values, space.as_ref());
-    let period = PeriodSearch::new(code.t(), 64).feed(&values);
-    let state = if c.finished { "finished" } else { "unfinished" };
+/// `octal status`: the summary of a run directory, or of a checkpoint file.
+pub fn status(path: &Path, json: bool) -> Result<(), CommandError> {
+    let (c, code, values, state) = if path.is_file() {
+        if !state::is_state(path) {
+            return Err(CommandError::Input(format!(
+                "{}: neither a run directory nor a checkpoint",
+                path.display()
+            )));
+        }
+        let state = state::read(path)?;
+        let code = parse_code(&state.header.code)?;
+        (None, code, ValueStore::memory(), Some(state))
+    } else {
+        let run = read(path)?;
+        (Some(run.c), run.code, run.values, run.state)
+    };
+    let (summary, space, period) = match &state {
+        Some(s) => (s.header.summarizer.summary(), Some(s.header.space), None),
+        None => {
+            let space = c.as_ref().and_then(Checkpoint::space);
+            let period = PeriodSearch::new(code.t(), 64).feed(&values);
+            (Summary::of(&values, space.as_ref()), space, period)
+        }
+    };
+    let h = state.as_ref().map(|s| &s.header);
+    let finished = h.map_or_else(|| c.as_ref().is_some_and(|c| c.finished), |h| h.finished);
+    let status = if finished { "finished" } else { "unfinished" };
+    let target = h.map_or_else(|| c.as_ref().map_or(0, |c| c.n), |h| h.n);
+    let (engine, elapsed, corrections) = match (h, &c) {
+        (Some(h), _) => (h.engine.clone(), h.elapsed, h.corrections),
+        (None, Some(c)) => (c.engine.clone(), c.elapsed, c.corrections),
+        (None, None) => unreachable!("a run directory or a state"),
+    };
+    let what = if c.is_some() {
+        "run directory"
+    } else {
+        "checkpoint"
+    };
     if json {
         let mut j = report::summary_json(&code, &summary, space.as_ref(), period);
         j["run"] = serde_json::json!({
-            "dir": dir.display().to_string(),
-            "state": state,
-            "target_n": c.n,
-            "engine": c.engine,
-            "elapsed_seconds": c.elapsed,
-            "table_corrections": c.corrections,
+            if c.is_some() { "dir" } else { "file" }: path.display().to_string(),
+            "state": status,
+            "target_n": target,
+            "engine": engine,
+            "elapsed_seconds": elapsed,
+            "table_corrections": corrections,
+            "kept": c.as_ref().map_or(0, |c| c.count),
+            "bounded": h.map(|h| serde_json::json!({
+                "front": h.front, "tail": h.tail, "rare": h.rare, "keep": h.keep,
+            })),
         });
         println!("{j}");
     } else {
         println!(
-            "run directory {}: {state}, {} of {} heaps, {:.1} s computed",
-            dir.display(),
-            values.len(),
-            c.n,
-            c.elapsed
+            "{what} {}: {status}, {} of {target} heaps, {elapsed:.1} s computed",
+            path.display(),
+            summary.n,
         );
+        if let Some(s) = &state {
+            println!("  held            {}", past_kept(s, values.len()));
+        }
         print!(
             "{}",
             report::summary_lines(&summary, space.as_ref(), period, true)
@@ -154,11 +231,18 @@ pub fn status(dir: &Path, json: bool) -> Result<(), CommandError> {
 }
 
 /// The heaps `heaps` of a run directory's values (checked).
-fn heap_range(values: &[u16], heaps: Heaps) -> Result<Range<usize>, CommandError> {
+fn heap_range(
+    values: &[u16],
+    heaps: Heaps,
+    state: Option<&State>,
+) -> Result<Range<usize>, CommandError> {
     let (from, to) = (heaps.from, heaps.to.unwrap_or(values.len()));
     if from >= to || to > values.len() {
+        let past = state.map_or(String::new(), |s| {
+            format!("; {}", past_kept(s, values.len()))
+        });
         return Err(CommandError::Input(format!(
-            "--from {from} --to {to}: the run holds heaps 0 .. {}",
+            "--from {from} --to {to}: the run keeps the values of heaps 0 .. {}{past}",
             values.len()
         )));
     }
@@ -167,8 +251,10 @@ fn heap_range(values: &[u16], heaps: Heaps) -> Result<Range<usize>, CommandError
 
 /// `octal plot`: draws the heaps `heaps` of a run directory as `kind` to `output`.
 pub fn plot(dir: &Path, output: &Path, kind: Kind, heaps: Heaps) -> Result<(), CommandError> {
-    let (c, _, values) = read(dir)?;
-    let range = heap_range(&values, heaps)?;
+    let Run {
+        c, values, state, ..
+    } = read(dir)?;
+    let range = heap_range(&values, heaps, state.as_ref())?;
     let space = c.space();
     let is_rare = |n: usize, v: u16| space.is_some_and(|s| s.is_rare(n, v));
     let spec = PlotSpec {
@@ -189,8 +275,37 @@ pub fn export(
     heaps: Heaps,
     output: Option<&Path>,
 ) -> Result<(), CommandError> {
-    let (_, _, values) = read(dir)?;
-    let range = heap_range(&values, heaps)?;
+    let Run { values, state, .. } = read(dir)?;
+    // The histogram of the first heaps past the values kept: the state's, at a power of two or
+    // where the run is.
+    if let (Format::Frequencies, Some(s), 0, Some(to)) = (format, &state, heaps.from, heaps.to) {
+        if to > values.len() {
+            let sum = &s.header.summarizer;
+            let histogram = match sum.powers().iter().find(|p| p.n == to) {
+                Some(p) => p.histogram.clone(),
+                None if to == sum.fed() => sum.histogram(),
+                None => {
+                    return Err(CommandError::Input(format!(
+                        "--at {to}: past the values kept the run has the histogram at each power of two and at heap {}",
+                        sum.fed()
+                    )))
+                }
+            };
+            return match output {
+                Some(path) => {
+                    let file =
+                        std::fs::File::create(path).map_err(file_error("cannot write", path))?;
+                    export::write_histogram(file, &histogram)
+                        .map_err(file_error("cannot write", path))
+                }
+                None => Ok(export::write_histogram(
+                    std::io::stdout().lock(),
+                    &histogram,
+                )?),
+            };
+        }
+    }
+    let range = heap_range(&values, heaps, state.as_ref())?;
     let from = range.start;
     let slice = &values[range];
     match output {

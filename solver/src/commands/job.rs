@@ -1,19 +1,23 @@
 //! `octal solve` and `octal resume`: a run with its progress bar, its notices on stderr, its run
-//! directory's checkpoints, and the report at the end.
+//! directory's checkpoints (or, past `--keep` heaps, its state), and the report at the end.
 
 use super::{file_error, pool, CommandError};
+use crate::error::SolveError;
 use crate::report::{self, Report};
-use crate::request::{EngineChoice, Request};
+use crate::request::{Bounds, EngineChoice, Request};
 use crate::solve;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use octal_core::stats::Summarizer;
-use octal_core::SparseSpace;
+use octal_core::{Kept, SparseSpace};
 use octal_engines::stretch::Notice;
-use octal_store::rundir::{self, Recorder};
+use octal_store::run_values::RunValues;
+use octal_store::rundir::{self, Mark, Recorder, Reopened};
+use octal_store::state::{self, SpaceAt, StateHeader};
 use octal_store::values::ValueStore;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// How a run is shown and kept: the flags every command that computes shares.
@@ -43,12 +47,27 @@ pub struct SolveConfig {
 /// A validated `octal resume`.
 #[derive(Debug, Clone)]
 pub struct ResumeConfig {
+    /// A run directory, or a state file (`octal checkpoint`) to go on from in `out`.
     pub dir: PathBuf,
+    pub out: Option<PathBuf>,
     /// Heaps to reach (default: the run's own).
     pub n: Option<usize>,
     /// The engine to continue with (default: the run's own).
     pub engine: Option<EngineChoice>,
+    /// Heaps to keep every value of (default: the run's own).
+    pub keep: Option<Option<usize>>,
+    /// The front and tail of a bounded run (default: the run's own).
+    pub bounds: Bounds,
     pub output: Output,
+}
+
+/// What a run brings from the processes before it.
+#[derive(Default)]
+struct Before {
+    elapsed: f64,
+    corrections: usize,
+    /// A bounded run's statistics, its changes of space and its tail.
+    state: Option<StateHeader>,
 }
 
 /// `octal solve`: a fresh run, with its run directory if `--out` names one.
@@ -57,13 +76,14 @@ pub fn solve(cfg: &SolveConfig) -> Result<(), CommandError> {
     let (recorder, values) = match &cfg.out {
         None => (
             None,
-            ValueStore::for_heaps(req.n).map_err(crate::error::SolveError::from)?,
+            ValueStore::for_heaps(req.n.min(req.keep.unwrap_or(usize::MAX)))
+                .map_err(SolveError::from)?,
         ),
         Some(dir) => {
             let (recorder, values) = Recorder::create(
                 dir,
                 &req.code.to_string(),
-                req.n,
+                (req.n, req.keep),
                 req.engine.name(),
                 req.check_period,
                 cfg.output.checkpoint_every,
@@ -71,7 +91,7 @@ pub fn solve(cfg: &SolveConfig) -> Result<(), CommandError> {
             (Some(recorder), values)
         }
     };
-    let result = execute(cfg, recorder, values, (0.0, 0));
+    let result = execute(cfg, recorder, RunValues::whole(values), Before::default());
     if let (Err(_), Some(dir)) = (&result, &cfg.out) {
         // A run that failed before any value was durable (such as --gpu without a device).
         rundir::discard_if_empty(dir);
@@ -79,10 +99,39 @@ pub fn solve(cfg: &SolveConfig) -> Result<(), CommandError> {
     result
 }
 
-/// `octal resume`: continues a run directory, to its own target or to `n`; `find_device` is
-/// called when it goes on on the GPU.
+/// `octal resume`: continues a run directory, or a state file in a new run directory, to its
+/// own target or to `n`; `find_device` is called when it goes on on the GPU.
 pub fn resume(cfg: &ResumeConfig, find_device: impl FnOnce()) -> Result<(), CommandError> {
-    let (mut recorder, values) = Recorder::reopen(&cfg.dir, cfg.output.checkpoint_every)?;
+    let every = cfg.output.checkpoint_every;
+    let Reopened {
+        mut recorder,
+        mut values,
+        state,
+    } = if cfg.dir.is_file() {
+        let Some(out) = &cfg.out else {
+            return Err(CommandError::Input(format!(
+                "{}: a checkpoint goes on in a new run directory: give --out DIR",
+                cfg.dir.display()
+            )));
+        };
+        if !state::is_state(&cfg.dir) {
+            return Err(CommandError::Input(format!(
+                "{}: not a checkpoint (octal checkpoint writes them; a snapshot is replayed by octal restore)",
+                cfg.dir.display()
+            )));
+        }
+        let state = state::read(&cfg.dir)?;
+        let n = cfg.n.unwrap_or(state.header.n).max(state.header.heaps);
+        Recorder::create_from_state(out, state, n, every)?
+    } else {
+        if let Some(out) = &cfg.out {
+            return Err(CommandError::Input(format!(
+                "--out {}: a run directory goes on in place (--out is for a checkpoint file)",
+                out.display()
+            )));
+        }
+        Recorder::reopen(&cfg.dir, every)?
+    };
     let checkpoint = recorder.checkpoint().clone();
     let code = checkpoint
         .code
@@ -106,26 +155,79 @@ pub fn resume(cfg: &ResumeConfig, find_device: impl FnOnce()) -> Result<(), Comm
     // The space the run had, to start from (the run still switches to a clearly better one).
     request.space = checkpoint.space();
     request.check_period = checkpoint.check_period;
+    request.keep = cfg.keep.unwrap_or(checkpoint.keep);
+    request.bounds = cfg.bounds;
+    if let Some(e) = Request::size_error(n, request.keep) {
+        return Err(CommandError::Input(format!("-n {e}")));
+    }
+    let mut state = state;
+    if let (Some(front), Some(h)) = (cfg.bounds.front, state.as_mut()) {
+        widen_front(&request, &mut values, h, front, cfg.output.threads)?;
+    }
     let solve = SolveConfig {
         request,
         output: cfg.output.clone(),
         values: None,
-        out: Some(cfg.dir.clone()),
+        out: Some(recorder.dir().to_path_buf()),
     };
     recorder.extend_to(n);
-    execute(
-        &solve,
-        Some(recorder),
-        values,
-        (checkpoint.elapsed, checkpoint.corrections),
-    )
+    let before = Before {
+        elapsed: checkpoint.elapsed,
+        corrections: checkpoint.corrections,
+        state,
+    };
+    execute(&solve, Some(recorder), values, before)
+}
+
+/// Gives the bounded run `values` (its state `h`) a front of `front` heaps: the values of the
+/// heaps it lacks are computed again, and checked against the run's fingerprints at every power
+/// of two they reach. The tail the run keeps grows to match (as the run goes on: the heaps it
+/// dropped are not at hand).
+fn widen_front(
+    req: &Request,
+    values: &mut RunValues,
+    h: &mut StateHeader,
+    front: usize,
+    threads: usize,
+) -> Result<(), CommandError> {
+    let held = values.kept().front().len();
+    if front <= held {
+        return Ok(());
+    }
+    let front = front.min(h.heaps);
+    let mut again = Request::new(req.code.clone(), front);
+    again.engine = EngineChoice::Auto;
+    let sol = pool(threads)?.install(|| solve::solve(&again, &mut |_| {}))?;
+    let g = &sol.values[..];
+    let recomputed = Summarizer::fed_with(h.summarizer.space(), g);
+    for (a, b) in recomputed.powers().iter().zip(h.summarizer.powers()) {
+        if a.fnv1a64 != b.fnv1a64 {
+            return Err(CommandError::Input(format!(
+                "the front recomputed differs from the run's values at heap {} (fnv1a64 {:016x}, the run's {:016x})",
+                a.n, a.fnv1a64, b.fnv1a64
+            )));
+        }
+    }
+    if g[..held] != values.kept().front()[..] {
+        return Err(CommandError::Input(
+            "the front recomputed differs from the run's front".into(),
+        ));
+    }
+    let tail = h.tail.max(2 * front);
+    values.reframe(g.to_vec(), tail);
+    h.tail = tail;
+    eprintln!(
+        "octal: the front is now {front} heaps (recomputed, every fingerprint equal); the tail grows to {tail} heaps as the run goes on"
+    );
+    Ok(())
 }
 
 /// Prints notices from a run on stderr, the first few in full.
 fn notice_printer() -> impl FnMut(&Notice) {
     const SHOWN: usize = 20;
     let mut count = 0usize;
-    move |notice| match notice {
+    move |notice| {
+        match notice {
         Notice::TableCorrected {
             heap,
             value,
@@ -163,7 +265,16 @@ fn notice_printer() -> impl FnMut(&Notice) {
                 c.heap
             ),
         },
+        &Notice::Bounded {
+            heap,
+            front,
+            tail,
+            rare,
+        } => eprintln!(
+            "octal: from heap {heap} on, the run holds its first {front} values, at least its last {tail} and its {rare} rare heaps (--keep {heap}); the run directory's values.bin keeps heaps below {heap}"
+        ),
         Notice::Discovered(_) => {}
+    }
     }
 }
 
@@ -182,105 +293,150 @@ pub(super) fn progress_bar(len: usize, quiet: bool, template: &str) -> ProgressB
 pub(super) const HEAPS_BAR: &str =
     "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} heaps, {per_sec}, ETA {eta} {msg}";
 
-/// Runs a configured solve (fresh or resumed) in the store `values` (holding the values of a
-/// resumed run), with its run directory if any, after `before` (the seconds and corrections of
-/// the processes before), and prints it.
+/// Runs a configured solve (fresh or resumed) on `values` (those of a resumed run), with its
+/// run directory if any, after what the processes `before` did, and prints it. A run stopped by
+/// an error keeps what it proved: its run directory records the values shown last.
 fn execute(
     cfg: &SolveConfig,
     mut recorder: Option<Recorder>,
-    values: ValueStore,
-    before: (f64, usize),
+    mut values: RunValues,
+    before: Before,
 ) -> Result<(), CommandError> {
-    let (elapsed_before, corrections_before) = before;
     let out = &cfg.output;
     let pool = pool(out.threads)?;
     let start = Instant::now();
-    let corrections = AtomicUsize::new(corrections_before);
+    let corrections = AtomicUsize::new(before.corrections);
+    let elapsed = || before.elapsed + start.elapsed().as_secs_f64();
     let mut print = notice_printer();
     let bar = progress_bar(cfg.request.n, out.quiet, HEAPS_BAR);
-    // The sparse space in use, as discovery and the changes of space say.
-    let space = std::sync::Mutex::new(None);
+    // The space in use and its changes, as discovery and the run say; a bounded run's tail.
+    let state = before.state.as_ref();
+    let space = Mutex::new(state.map(|h| h.space));
+    let spaces = Mutex::new(state.map(|h| h.spaces.clone()).unwrap_or_default());
+    let tail = AtomicUsize::new(state.map_or(0, |h| h.tail));
+    let bounded_at = Mutex::new(state.map(|h| (h.keep, h.front, h.tail)));
     // The summary under that space, folded batch by batch as values are proved.
-    let mut summarizer: Option<(Option<SparseSpace>, Summarizer)> = None;
+    let mut summarizer: Option<Summarizer> = state.map(|h| h.summarizer.clone());
     let solution = pool.install(|| {
         solve::solve_watched(
             &cfg.request,
-            values,
+            &mut values,
             &mut |notice| {
+                let mut spaces = spaces.lock().expect("no panic holds it");
                 match &notice {
                     Notice::TableCorrected { .. } => {
                         corrections.fetch_add(1, Relaxed);
                     }
-                    Notice::Discovered(s) => *space.lock().expect("no panic holds it") = *s,
-                    Notice::SpaceChanged(c) => *space.lock().expect("no panic holds it") = c.space,
+                    Notice::Discovered(s) => {
+                        *space.lock().expect("no panic holds it") = *s;
+                        if spaces.is_empty() {
+                            spaces.push(SpaceAt { heap: 0, space: *s });
+                        }
+                    }
+                    Notice::SpaceChanged(c) => {
+                        *space.lock().expect("no panic holds it") = c.space;
+                        spaces.push(SpaceAt {
+                            heap: c.heap,
+                            space: c.space,
+                        });
+                    }
+                    &Notice::Bounded {
+                        heap,
+                        front,
+                        tail: t,
+                        ..
+                    } => {
+                        tail.store(t, Relaxed);
+                        *bounded_at.lock().expect("no panic holds it") = Some((heap, front, t));
+                    }
                     _ => {}
                 }
                 print(&notice)
             },
             &mut |g| {
                 let now = *space.lock().expect("no panic holds it");
-                if summarizer.as_ref().is_none_or(|s| s.0 != now) {
-                    summarizer = Some((now, Summarizer::new(now)));
-                }
-                let sum = &mut summarizer.as_mut().expect("made above").1;
-                sum.feed(g);
+                let sum = fed(&mut summarizer, now, g)?;
                 bar.set_position(g.len() as u64);
                 let sparse = match (now, sum.rare_count()) {
                     (Some(s), Some(count)) => format!("{s}: {count} rare"),
                     _ => "no sparse space".to_string(),
                 };
+                let corrections = corrections.load(Relaxed);
                 bar.set_message(format!(
-                    "largest {}, {sparse}, {} new rare",
+                    "largest {}, {sparse}, {corrections} new rare",
                     sum.max_value(),
-                    corrections.load(Relaxed)
                 ));
                 if let Some(r) = recorder.as_mut() {
-                    r.proved(
-                        g,
-                        now,
-                        corrections.load(Relaxed),
-                        elapsed_before + start.elapsed().as_secs_f64(),
-                    )?;
+                    let spaces = spaces.lock().expect("no panic holds it");
+                    let tail = tail.load(Relaxed);
+                    r.proved(g, &mark(sum, &spaces, (corrections, elapsed(), tail)))?;
                 }
                 Ok(())
             },
         )
     });
     bar.finish_and_clear();
+    let spaces = spaces.into_inner().expect("no panic holds it");
+    let (tail, corrections) = (tail.load(Relaxed), corrections.load(Relaxed));
     let solution = match solution {
-        Err(e) if e.is_bad_request() => return Err(CommandError::Input(e.to_string())),
-        other => other?,
+        Err(e) => {
+            // What was shown last is proved: the run directory keeps it, then the run stops.
+            if let (Some(r), Some(sum)) = (recorder.as_mut(), summarizer.as_ref()) {
+                if sum.fed() >= values.kept().base() {
+                    values.truncate(sum.fed());
+                    let _ = r.save_now(
+                        values.kept(),
+                        &mark(sum, &spaces, (corrections, elapsed(), tail)),
+                    );
+                }
+            }
+            return Err(match e {
+                e if e.is_bad_request() => CommandError::Input(e.to_string()),
+                e => e.into(),
+            });
+        }
+        Ok(s) => s,
     };
-    let seconds = elapsed_before + start.elapsed().as_secs_f64();
+    let seconds = elapsed();
     if let Some(t) = &solution.gpu_timings {
         eprintln!("octal: {}", report::gpu_timings_line(t, solution.verified));
     }
+    let g = values.kept();
+    let space = solution.space;
+    let summarizer = match (g.whole_slice(), summarizer) {
+        (None, Some(s)) => s,
+        // From scratch where the run ended shorter than what was fed (a period's proof
+        // truncates) or under another space.
+        (Some(all), Some(mut s)) if s.space() == space && s.fed() <= all.len() => {
+            s.feed(all);
+            s
+        }
+        (all, _) => Summarizer::fed_with(space, all.unwrap_or_default()),
+    };
     if let Some(r) = recorder.as_mut() {
         if solution.verified {
-            r.finish(
-                &solution.values,
-                solution.space,
-                corrections.load(Relaxed),
-                seconds,
-            )?;
+            r.finish(g, &mark(&summarizer, &spaces, (corrections, seconds, tail)))?;
         }
     }
     if let Some(path) = &cfg.values {
+        let Some(all) = g.whole_slice() else {
+            return Err(CommandError::Input(
+                "--values: the run holds only its first and last values (--keep)".into(),
+            ));
+        };
         let file =
             std::fs::File::create(path).map_err(file_error("cannot write the values to", path))?;
-        report::write_bfile(std::io::BufWriter::new(file), &solution.values)
+        report::write_bfile(std::io::BufWriter::new(file), all)
             .map_err(file_error("cannot write the values to", path))?;
     }
     let report = Report {
         code: &cfg.request.code,
-        summary: summarizer
-            .map(|s| s.1)
-            .unwrap_or_else(|| Summarizer::new(solution.space))
-            .finish(&solution.values, solution.space.as_ref()),
+        summary: summarizer.summary(),
         solution: &solution,
         threads: out.threads,
         seconds,
-        corrections: corrections.load(Relaxed),
+        corrections,
+        bounded: bounded_at.into_inner().expect("no panic holds it"),
     };
     let mut stdout = std::io::stdout().lock();
     if out.json {
@@ -289,4 +445,54 @@ fn execute(
         write!(stdout, "{}", report.human())?;
     }
     Ok(())
+}
+
+/// What the run directory records beside the values: the statistics `sum` (fed to the values
+/// shown), the changes of space, and the corrections, seconds and tail so far.
+fn mark<'a>(
+    sum: &'a Summarizer,
+    spaces: &'a [SpaceAt],
+    (corrections, elapsed, tail): (usize, f64, usize),
+) -> Mark<'a> {
+    Mark {
+        space: sum.space(),
+        spaces,
+        corrections,
+        elapsed,
+        summarizer: sum,
+        tail,
+    }
+}
+
+/// The summarizer of the run fed with the proved values `g` under `space`: a new one for a new
+/// space where the run holds every value, the same one widened where it does not (a bounded run
+/// takes only a space that classes every value as its own).
+fn fed<'s>(
+    summarizer: &'s mut Option<Summarizer>,
+    space: Option<SparseSpace>,
+    g: Kept<'_>,
+) -> Result<&'s Summarizer, SolveError> {
+    let keep = match summarizer {
+        Some(s) if s.space() == space => true,
+        Some(s) if g.whole_slice().is_none() => {
+            s.widen(space.expect("a bounded run has a space"));
+            true
+        }
+        _ => false,
+    };
+    if !keep {
+        *summarizer = Some(Summarizer::new(space));
+    }
+    let sum = summarizer.as_mut().expect("made above");
+    match g.whole_slice() {
+        Some(all) => sum.feed(all),
+        None => {
+            let from = sum.fed();
+            let Some(new) = g.range(from..g.len()) else {
+                return Err(SolveError::Unshown { from });
+            };
+            sum.feed_from(from, new);
+        }
+    }
+    Ok(sum)
 }

@@ -17,8 +17,8 @@ use crate::error::SolveError;
 use crate::replay::ReplayError;
 use octal_gpu::GpuError;
 use octal_plot::PlotError;
+use octal_store::file::FileError;
 use octal_store::rundir::RunDirError;
-use octal_store::snapshot::SnapshotError;
 use octal_survey::classes::ClassifyError;
 use octal_survey::store::StoreError;
 use std::path::{Path, PathBuf};
@@ -34,7 +34,7 @@ pub enum CommandError {
     #[error(transparent)]
     RunDir(#[from] RunDirError),
     #[error(transparent)]
-    Snapshot(#[from] SnapshotError),
+    Snapshot(#[from] FileError),
     #[error(transparent)]
     Replay(#[from] ReplayError),
     #[error(transparent)]

@@ -7,25 +7,44 @@
 //! with the classic marking while they keep coming, with exact marking when no space makes them
 //! rare. A game of `games/` starts its host stretches from its build-time table and unrolled
 //! loop. The device's far marking serves the marking engine's stretches on a GPU run.
+//!
+//! Past `--keep` heaps a run holds only its first and last values ([`RunValues::bound`]): the
+//! front and tail are sized from what the verifier's witnesses read and how far back the rare
+//! table's options reach. Such a run speculates on; it takes a new space only where the new one
+//! classes every value as the old (a mask with bits above them), and stops where the values call
+//! for an engine that reads every value.
 
 use super::handoff::{FarChoice, RunWatch};
 use crate::error::SolveError;
 use crate::outcome::Span;
-use crate::request::{EngineChoice, Request};
+use crate::request::{Bounds, EngineChoice, Request};
 use octal_core::codec::value_bits;
-use octal_core::{RareTable, Rules, SparseSpace};
+use octal_core::discover::same_on_values;
+use octal_core::{Kept, RareTable, Rules, SparseSpace};
 use octal_engines::games::GameDef;
 use octal_engines::marking::{Marking, MarkingEngine};
 use octal_engines::space_watch::{Fit, SpaceChange, SpaceWatch};
 use octal_engines::speculative::Speculative;
 use octal_engines::stretch::{Engine, FarMarker, Notice, Stretch, StretchEngine};
+use octal_engines::verify::Verifier;
 use octal_gpu::{GpuTimings, RunDevice};
-use octal_store::values::ValueStore;
+use octal_store::run_values::RunValues;
 use std::time::Instant;
 
 /// Heaps the marking engine computes between two looks at the space: at least this many, and
 /// at least a sixteenth of the heaps before.
 const MARKING_STRETCH: usize = 1 << 12;
+
+/// The least front of a bounded run (256 KiB of values), and the front's margin over the
+/// farthest split the verifier's witnesses read.
+const MIN_FRONT: usize = 1 << 17;
+const FRONT_MARGIN: usize = 4;
+
+/// Heaps before the bound whose proofs size the front (their witnesses are read again).
+const WITNESS_HEAPS: usize = 1 << 16;
+
+/// Heaps a bounded run's tail holds beyond the farthest any read reaches back.
+const TAIL_MARGIN: usize = 1 << 16;
 
 /// The engine of the current stretch.
 enum Current<'a> {
@@ -145,14 +164,17 @@ impl<'a> Driver<'a> {
     /// Returns the rare table of the speculative engine when it ran last.
     pub(super) fn run(
         &mut self,
-        g: &mut ValueStore,
+        g: &mut RunValues,
         notify: &mut dyn FnMut(Notice),
-        proved: &mut dyn FnMut(&[u16]) -> Result<bool, SolveError>,
+        proved: &mut dyn FnMut(Kept<'_>) -> Result<bool, SolveError>,
     ) -> Result<Option<RareTable>, SolveError> {
         let mut current = Current::None;
         loop {
-            self.watch.feed(g);
-            if self.look(g.len(), current.speculates(), notify) {
+            self.watch.feed(g.kept());
+            if self.req.keep.is_some_and(|k| g.len() >= k) && g.rare().is_none() {
+                self.bound(g, notify)?;
+            }
+            if self.look(g, current.speculates(), notify) {
                 current = Current::None;
             }
             let fit = self.fit();
@@ -160,7 +182,13 @@ impl<'a> Driver<'a> {
             let plan = self.pick(fit, g, &mut current)?;
             let before = Before::of(&current);
             let started = Instant::now();
-            let mut watch = RunWatch::new(proved);
+            // The space watch sees every value as it is proved (a bounded run drops them).
+            let space_watch = &mut self.watch;
+            let mut shown = |g: Kept<'_>| {
+                space_watch.feed(g);
+                proved(g)
+            };
+            let mut watch = RunWatch::new(&mut shown);
             if matches!(current, Current::Host(_)) {
                 watch = watch.handing_over(&self.device, from, self.req.n);
             }
@@ -187,13 +215,46 @@ impl<'a> Driver<'a> {
                     Current::Device(_, run) => run.table().cloned(),
                     _ => {
                         // The marking engines end on the best space of all the values.
-                        self.watch.feed(g);
-                        self.look(g.len(), false, notify);
+                        self.watch.feed(g.kept());
+                        self.look(g, false, notify);
                         None
                     }
                 });
             }
         }
+    }
+
+    /// From here the run holds only its front and tail of `g` (all proved, every value held).
+    fn bound(
+        &mut self,
+        g: &mut RunValues,
+        notify: &mut dyn FnMut(Notice),
+    ) -> Result<(), SolveError> {
+        let heap = g.len();
+        let fit = self.fit();
+        let space = match fit {
+            Fit::Speculate(space) => space,
+            Fit::Exact => {
+                let why = "no sparse space makes its sparse heaps rare";
+                return Err(SolveError::NeedsAllValues { heap, why });
+            }
+            Fit::Classic(_) => {
+                let why = "rare values keep coming";
+                return Err(SolveError::NeedsAllValues { heap, why });
+            }
+        };
+        let all = g.all().expect("a run not yet bounded holds every value");
+        let table = RareTable::from_values(&space, all);
+        let (front, tail) = bounds(self.req.bounds, self.rules, space, (all, &table))?;
+        let rare = table.len();
+        g.bound(front, tail, space, table);
+        notify(Notice::Bounded {
+            heap,
+            front,
+            tail,
+            rare,
+        });
+        Ok(())
     }
 
     /// The engine the values so far call for (the one asked for, where it is not `auto`).
@@ -210,12 +271,27 @@ impl<'a> Driver<'a> {
     fn pick(
         &mut self,
         fit: Fit,
-        g: &ValueStore,
+        g: &RunValues,
         current: &mut Current<'a>,
     ) -> Result<Plan, SolveError> {
         let (req, rules, from) = (self.req, self.rules, g.len());
+        // A stretch ends where the run starts to hold only its front and tail.
+        let end = match req.keep {
+            Some(keep) if from < keep => req.n.min(keep),
+            _ => req.n,
+        };
         // To the next power of two, or sooner if rare heaps turn up often.
-        let next = (from + 1).next_power_of_two().min(req.n);
+        let next = (from + 1).next_power_of_two().min(end);
+        let bounded = g.rare().is_some();
+        if bounded && !matches!(fit, Fit::Speculate(_)) {
+            return Err(SolveError::NeedsAllValues {
+                heap: from,
+                why: match fit {
+                    Fit::Exact => "no sparse space makes its sparse heaps rare",
+                    _ => "rare values keep coming",
+                },
+            });
+        }
         let corrections = ((next - from) >> 10).max(32);
         let device_open = self.device.ready()?;
         match fit {
@@ -224,6 +300,7 @@ impl<'a> Driver<'a> {
                     // The device's seed tables are the values' own: its stretches start where
                     // they end, and it appends the rare heaps it finds.
                     let seed = seed_table(None, space, g);
+                    let seed = seed.unwrap_or_else(|| g.rare().expect("bounded").1.clone());
                     // A table the host's last stretch left as it was stays settled.
                     self.settled &= matches!(current, Current::Host(run) if *run.table() == seed);
                     let device = self.device.device().expect("open");
@@ -232,7 +309,7 @@ impl<'a> Driver<'a> {
                 }
                 // A stretch that found no rare value goes on to the end: each stretch fills the
                 // device again, and the space is looked at between them.
-                let to = if self.settled { req.n } else { next };
+                let to = if self.settled { end } else { next };
                 Ok(Plan {
                     to,
                     corrections,
@@ -241,7 +318,8 @@ impl<'a> Driver<'a> {
             }
             Fit::Speculate(space) => {
                 if !matches!(current, Current::Host(_)) {
-                    let seed = seed_table(self.game, space, g);
+                    let seed = seed_table(self.game, space, g)
+                        .unwrap_or_else(|| g.rare().expect("bounded").1.clone());
                     let unrolled = self
                         .game
                         .filter(|d| d.space == Some(space) && req.engine != EngineChoice::Generic)
@@ -254,7 +332,7 @@ impl<'a> Driver<'a> {
                 // A GPU run's host computes while its device starts, which compiles the kernels
                 // for this table meanwhile, until the device is ready.
                 if let Current::Host(run) = current {
-                    self.device.prepare(&req.code, space, run.table(), g);
+                    self.device.prepare(&req.code, space, run.table(), g.kept());
                 }
                 Ok(Plan {
                     to: next,
@@ -270,11 +348,12 @@ impl<'a> Driver<'a> {
                     _ => Marking::Exact,
                 };
                 if !matches!(current, Current::Marking(m) if m.marking() == marking) {
-                    *current = Current::Marking(MarkingEngine::new(rules, marking, g));
+                    let all = g.all().expect("a run that keeps its values");
+                    *current = Current::Marking(MarkingEngine::new(rules, marking, all));
                 }
                 let to = (from + (from / 16).max(MARKING_STRETCH))
                     .min((from + 1).next_power_of_two())
-                    .min(req.n);
+                    .min(end);
                 // A GPU run marks the far options on the device.
                 if self.far.is_none() {
                     if let Some(device) = self.device.device() {
@@ -362,16 +441,24 @@ impl<'a> Driver<'a> {
         )
     }
 
-    /// Takes the space the values so far call for, from heap `heap` on; true if it changed.
-    fn look(&mut self, heap: usize, sticky: bool, notify: &mut dyn FnMut(Notice)) -> bool {
+    /// Takes the space the values so far call for, from the next heap of `g` on; true if it
+    /// changed. A bounded run takes only a space that classes every value as its own does.
+    fn look(&mut self, g: &mut RunValues, sticky: bool, notify: &mut dyn FnMut(Notice)) -> bool {
+        let heap = g.len();
         let chosen = self.watch.choose(self.rules, self.space, sticky);
-        let chosen = if self.needs_space() {
+        let chosen = if self.needs_space() || g.rare().is_some() {
             chosen.or(self.space)
         } else {
             chosen
         };
         if chosen == self.space {
             return false;
+        }
+        if let Some(max) = g.max_value() {
+            match (self.space, chosen) {
+                (Some(now), Some(wide)) if same_on_values(now, wide, max) => g.widen(wide),
+                _ => return false,
+            }
         }
         let change = SpaceChange {
             heap,
@@ -397,14 +484,46 @@ impl<'a> Driver<'a> {
 
 /// The rare table a speculative engine starts from under `space`: the rare heaps among the
 /// proved values `g`, with the build-time table of games/ when it is of this space (it reaches
-/// farther).
-fn seed_table(game: Option<&GameDef>, space: SparseSpace, g: &[u16]) -> RareTable {
+/// farther); none for a run that no longer holds every value (its own table serves).
+fn seed_table(game: Option<&GameDef>, space: SparseSpace, g: &RunValues) -> Option<RareTable> {
     let mut entries = match game {
         Some(d) if d.space == Some(space) => d.table().entries().to_vec(),
         _ => Vec::new(),
     };
-    entries.extend(RareTable::from_values(&space, g).entries());
-    RareTable::from_entries(entries)
+    entries.extend(RareTable::from_values(&space, g.all()?).entries());
+    Some(RareTable::from_entries(entries))
+}
+
+/// The front and tail of a run that holds only them from here, its values `g` all proved under
+/// `space` with their rare `table`: the front `FRONT_MARGIN` times the farthest split the
+/// witnesses of the last heaps read, at least `MIN_FRONT`; the tail twice the front, and past
+/// the farthest any read reaches back (the front's splits, the table's options). Where `asked`
+/// names a tail too short for those reads, none.
+pub(crate) fn bounds(
+    asked: Bounds,
+    rules: &Rules,
+    space: SparseSpace,
+    (g, table): (&[u16], &RareTable),
+) -> Result<(usize, usize), SolveError> {
+    let n = g.len();
+    let front = asked.front.unwrap_or_else(|| {
+        let verifier = Verifier::new(rules, space);
+        let from = n.saturating_sub(WITNESS_HEAPS).max(n / 2);
+        // Proved values stand: the witnesses read are what counts here.
+        let _ = verifier.verify(Kept::whole(g), from..n);
+        (FRONT_MARGIN * verifier.reach())
+            .max(MIN_FRONT)
+            .next_power_of_two()
+    });
+    let front = front.min(n);
+    let reads = front.max(table.last_heap()) + rules.t + 1;
+    let tail = asked
+        .tail
+        .unwrap_or_else(|| (2 * front).max(reads + TAIL_MARGIN).next_power_of_two());
+    if tail < reads {
+        return Err(SolveError::TailTooShort { tail, need: reads });
+    }
+    Ok((front, tail))
 }
 
 /// Keys wide enough for the largest value of `seed`.

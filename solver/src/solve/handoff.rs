@@ -9,6 +9,7 @@
 //! ready.
 
 use crate::error::SolveError;
+use octal_core::Kept;
 use octal_engines::stretch::{EngineError, Watch};
 use octal_gpu::{Readiness, RunDevice};
 use std::time::Instant;
@@ -116,7 +117,7 @@ impl HostPace {
 /// stretch times the host's pace, tells the opening device whether it is wanted and ends the
 /// stretch once the device has started.
 pub(super) struct RunWatch<'w> {
-    proved: &'w mut dyn FnMut(&[u16]) -> Result<bool, SolveError>,
+    proved: &'w mut dyn FnMut(Kept<'_>) -> Result<bool, SolveError>,
     /// The device starting beside a host stretch, the host's pace and the run's length.
     handoff: Option<(&'w RunDevice, HostPace, usize)>,
     /// What `proved` said last: the run may stop (a period is proved).
@@ -125,7 +126,7 @@ pub(super) struct RunWatch<'w> {
 
 impl<'w> RunWatch<'w> {
     /// Watches a stretch with `proved`.
-    pub(super) fn new(proved: &'w mut dyn FnMut(&[u16]) -> Result<bool, SolveError>) -> Self {
+    pub(super) fn new(proved: &'w mut dyn FnMut(Kept<'_>) -> Result<bool, SolveError>) -> Self {
         RunWatch {
             proved,
             handoff: None,
@@ -144,7 +145,7 @@ impl<'w> RunWatch<'w> {
 }
 
 impl Watch for RunWatch<'_> {
-    fn proved(&mut self, g: &[u16]) -> Result<bool, EngineError> {
+    fn proved(&mut self, g: Kept<'_>) -> Result<bool, EngineError> {
         self.stop = (self.proved)(g).map_err(|e| EngineError::Watch(Box::new(e)))?;
         let Some((device, pace, n)) = &mut self.handoff else {
             return Ok(self.stop);

@@ -11,59 +11,73 @@ mod driver;
 mod handoff;
 
 use crate::error::SolveError;
-use crate::outcome::Solution;
+use crate::outcome::{Outcome, Solution};
 use crate::request::{EngineChoice, Request};
+pub(crate) use driver::bounds;
 use driver::Driver;
-use octal_core::discover;
 use octal_core::period::PeriodSearch;
+use octal_core::{discover, Kept};
 use octal_engines::games;
 use octal_engines::marking::grow_by_marking;
 use octal_engines::stretch::Notice;
 use octal_gpu::RunDevice;
+use octal_store::run_values::RunValues;
 use octal_store::values::ValueStore;
 
 /// Computes the values of heaps `0..req.n` (with `check_period`, up to the proof of a period,
 /// at most `req.n`), and the period they prove, if any, in a store that suits `req.n`
-/// ([`ValueStore::for_heaps`]). Parallel parts run on the current rayon pool.
+/// ([`ValueStore::for_heaps`]), every value kept. Parallel parts run on the current rayon pool.
 pub fn solve(req: &Request, notify: &mut dyn FnMut(Notice)) -> Result<Solution, SolveError> {
-    solve_watched(req, ValueStore::for_heaps(req.n)?, notify, &mut |_| Ok(()))
+    let mut values = RunValues::whole(ValueStore::for_heaps(req.n)?);
+    let req = Request {
+        keep: None,
+        ..req.clone()
+    };
+    let outcome = solve_watched(&req, &mut values, notify, &mut |_| Ok(()))?;
+    Ok(Solution {
+        values: values.into_store(),
+        outcome,
+    })
 }
 
-/// [`solve`] in the store `g`, which may hold proved values of an earlier run (heaps 0 ..)
-/// to continue from, showing `watch` the proved values (all heaps from 0) each time they grow;
-/// an error from `watch` ends the run with that error.
+/// [`solve`] in `g`, which may hold proved values of an earlier run to continue from (every
+/// value from heap 0, or a bounded run's front and tail), showing `watch` what the run holds of
+/// the proved values each time they grow (every value is shown before the run drops it); an
+/// error from `watch` ends the run with that error. Past `req.keep` heaps the run holds only its
+/// front and tail. Where the run stops on an error, `g` holds the proved values shown last.
 pub fn solve_watched(
     req: &Request,
-    mut g: ValueStore,
+    g: &mut RunValues,
     notify: &mut dyn FnMut(Notice),
-    watch: &mut dyn FnMut(&[u16]) -> Result<(), SolveError>,
-) -> Result<Solution, SolveError> {
+    watch: &mut dyn FnMut(Kept<'_>) -> Result<(), SolveError>,
+) -> Result<Outcome, SolveError> {
+    // A run without verification shows its watcher nothing, and keeps every value.
+    let req = &Request {
+        keep: req.keep.filter(|_| req.verify),
+        ..req.clone()
+    };
     let rules = req.code.rules();
     let on_gpu = req.engine == EngineChoice::Gpu;
     // The GPU engine's device opens while discovery runs.
     let opening = on_gpu.then(octal_gpu::open_beside);
-    // For the GPU, discovery grows its range while the run needs the heaps, the space has not
-    // settled and they prove no period; the CPU engines follow the values instead.
-    let limit = if on_gpu {
-        req.n.min(req.discovery_max)
-    } else {
-        req.discovery_heaps
-    };
-    // The growth (unsettled spaces: rare values keep coming) by the marking engine on every
-    // core. Proved values of an earlier run are taken as they are, not computed again.
-    let (discovered, found) = discover::discover_growing(
-        &rules,
-        &g,
-        req.discovery_heaps,
-        limit,
-        &mut |g| PeriodSearch::new(rules.t, SEARCH_WINDOW).feed(g).is_some(),
-        &mut |space, g, n| Ok::<_, SolveError>(grow_by_marking(&rules, space, g, n)?),
-    )?;
-    notify(Notice::Discovered(found));
     let game = games::find(&req.code);
-    // The space to start from: the one asked for, the build-time one of games/ (a starting
-    // point), else discovery's.
-    let space = req.space.or(game.and_then(|d| d.space)).or(found);
+    let space = match g.rare() {
+        // A bounded run goes on in its own space.
+        Some((space, _)) => {
+            notify(Notice::Discovered(Some(space)));
+            Some(space)
+        }
+        None => {
+            let store = g
+                .whole_mut()
+                .expect("a run that is not bounded keeps every value");
+            let found = discover_into(req, store)?;
+            notify(Notice::Discovered(found));
+            // The space to start from: the one asked for, the build-time one of games/ (a
+            // starting point), else discovery's.
+            req.space.or(game.and_then(|d| d.space)).or(found)
+        }
+    };
     match (req.engine, space) {
         (EngineChoice::Unrolled, _) if game.is_none_or(|d| d.unrolled.is_err()) => {
             return Err(SolveError::NoUnrolled(req.code.clone()))
@@ -76,23 +90,19 @@ pub fn solve_watched(
         }
         _ => {}
     }
-    // Proved values are proved values: continue after the longer of an earlier run's and
-    // discovery's.
-    g.truncate(req.n);
-    let known = discovered.len().min(req.n);
-    if g.len() < known {
-        g.extend_from_slice(&discovered[g.len()..known])?;
-    }
-    drop(discovered);
     // A short window: a repeat only proposes a period, the theorem proves it, so a game whose
     // rare heaps recur with its period is found as soon as one shows.
     let mut search = PeriodSearch::new(rules.t, SEARCH_WINDOW.max(rules.t + 1));
-    // Shows proved values to the watcher and the search; true when the run may stop.
-    let mut proved = |g: &[u16]| -> Result<bool, SolveError> {
+    // Shows proved values to the watcher and the search (while the run holds every value: the
+    // theorem's check reads them); true when the run may stop.
+    let mut proved = |g: Kept<'_>| -> Result<bool, SolveError> {
         if req.verify {
             watch(g)?;
         }
-        Ok(search.feed(g).is_some() && req.check_period)
+        let found = g
+            .whole_slice()
+            .is_some_and(|all| search.feed(all).is_some());
+        Ok(found && req.check_period)
     };
     // The device goes on starting (and compiles the first kernels) while the host's cores
     // compute; a run without verification (whose engines see no proved values) waits for it.
@@ -101,14 +111,13 @@ pub fn solve_watched(
         device.wait()?;
     }
     let mut driver = Driver::new(req, &rules, game, space, device);
-    let table = driver.run(&mut g, notify, &mut proved)?;
+    let table = driver.run(g, notify, &mut proved)?;
     let (space, stretches, changes, last, gpu_timings) = driver.finish()?;
     let period = if req.verify { search.proved() } else { None };
     if let (Some(p), true) = (period, req.check_period) {
         g.truncate(p.checked_to);
     }
-    Ok(Solution {
-        values: g,
+    Ok(Outcome {
         space,
         engine: last,
         stretches,
@@ -118,6 +127,40 @@ pub fn solve_watched(
         period,
         gpu_timings,
     })
+}
+
+/// Discovery on the values of `g` (an earlier run's proved values, taken as they are, or none),
+/// which it extends to the heaps it computed (at most `req.n`): the space it found, if any.
+fn discover_into(
+    req: &Request,
+    g: &mut ValueStore,
+) -> Result<Option<octal_core::SparseSpace>, SolveError> {
+    let rules = req.code.rules();
+    // For the GPU, discovery grows its range while the run needs the heaps, the space has not
+    // settled and they prove no period; the CPU engines follow the values instead.
+    let limit = if req.engine == EngineChoice::Gpu {
+        req.n.min(req.discovery_max)
+    } else {
+        req.discovery_heaps
+    };
+    // The growth (unsettled spaces: rare values keep coming) by the marking engine on every
+    // core. Proved values of an earlier run are taken as they are, not computed again.
+    let (discovered, found) = discover::discover_growing(
+        &rules,
+        g,
+        req.discovery_heaps,
+        limit,
+        &mut |g| PeriodSearch::new(rules.t, SEARCH_WINDOW).feed(g).is_some(),
+        &mut |space, g, n| Ok::<_, SolveError>(grow_by_marking(&rules, space, g, n)?),
+    )?;
+    // Proved values are proved values: continue after the longer of an earlier run's and
+    // discovery's.
+    g.truncate(req.n);
+    let known = discovered.len().min(req.n);
+    if g.len() < known {
+        g.extend_from_slice(&discovered[g.len()..known])?;
+    }
+    Ok(found)
 }
 
 /// The window the period search hashes.

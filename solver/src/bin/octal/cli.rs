@@ -34,6 +34,15 @@ impl Shared {
     pub const MAX_HEAPS: &'static str =
         "The most heaps to compute for a run that stops at a proved period";
     pub const OUT: &'static str = "The directory the command writes (see --help)";
+    pub const KEEP: &'static str =
+        "Heaps whose every value the run keeps, or all; past them it holds its front and tail";
+    pub const KEEP_LONG: &'static str = "Heaps whose every value the run keeps (a number, or all) [default: 2^31, 4 GiB of values]. Past them the run holds only what going on needs: its first values (the front), its last ones (the tail), its rare table and its statistics, so that memory and disk stay the same however far it goes (-n up to 2^50). A run directory's values.bin keeps the first N values; its state.bin the rest of the run. Such a run speculates on: where the values call for an engine that reads every value (rare values keep coming, no sparse space) it stops and says so. A run of at most N heaps is as with all";
+    pub const FRONT: &'static str =
+        "Heaps of the front a run past --keep holds (default: sized from its proofs)";
+    pub const FRONT_LONG: &'static str = "Heaps of the front a run past --keep holds: the smaller parts of the splits its proofs read [default: four times the farthest split the proofs of the last heaps before --keep read, at least 2^17]. A heap whose proof needs a split past it stops the run there, its state saved; `octal resume RUN --front N` goes on with a larger front, recomputed from heap 0 and checked against the run's fingerprints";
+    pub const TAIL: &'static str =
+        "Heaps of the tail a run past --keep holds at least (default: sized from its reads)";
+    pub const TAIL_LONG: &'static str = "Heaps of the last values a run past --keep holds at least: a heap's speculation reads back to its rare table's last heap, its proof as far as the front [default: twice the front, and 2^16 past the farthest read, rounded up to a power of two]";
 }
 
 #[derive(Debug, Parser)]
@@ -74,6 +83,8 @@ pub enum Command {
     /// Past 2^21 heaps the values live in a memory-mapped file (an unlinked file in TMPDIR, or
     /// `values.work` in the run directory of --out), two bytes a heap of disk, so memory stays
     /// bounded. With --out the run can be killed at any moment and continued with `octal resume`.
+    /// Past --keep heaps (default 2^31) the run holds only its first and last values, its rare
+    /// table and its statistics: memory and disk stop growing, and -n goes up to 2^50.
     ///
     /// The human summary gives the largest value and its first heap, the P-positions, the sparse
     /// space with its rare count and last rare heap, the period if proved, the fnv1a64 of the
@@ -82,18 +93,24 @@ pub enum Command {
     /// little-endian), max_value, max_value_at, p_positions, last_p_position, sparse (kind, mask,
     /// rare_count, last_rare, last_rare_value, changes), period (period, preperiod,
     /// last_exception, proved, checked_to; or null, with searched_to beside it), stretches
-    /// (from, to, engine), threads, table_corrections, seconds, values_per_second, and
-    /// powers_of_two: the statistics of heaps 0 .. 2^k - 1 for every 2^k from 2^10 up to n (n,
-    /// max_value, max_value_at, and under the run's space mask, rare_count, last_rare; fnv1a64). A GPU run ends stderr with where the
-    /// device's time went.
+    /// (from, to, engine), threads, table_corrections, seconds, values_per_second, bounded (from,
+    /// front, tail; null for a run that kept every value), and powers_of_two: the statistics of
+    /// heaps 0 .. 2^k - 1 for every 2^k from 2^10 up to n (n, max_value, max_value_at,
+    /// p_positions, last_p_position, histogram as [value, count] pairs, and under the run's space
+    /// mask, rare_count, last_rare; fnv1a64, and segment_fnv1a64 of heaps 2^(k-1) .. 2^k - 1). A
+    /// GPU run ends stderr with where the device's time went.
     #[command(verbatim_doc_comment)]
     Solve(SolveArgs),
-    /// Continue a run directory (also a finished one, to a larger -n).
+    /// Continue a run directory (also a finished one, to a larger -n), or a checkpoint file.
     ///
-    /// The run's values are read back, every chunk checked; the run goes on with the same values,
-    /// fnv1a64, summary and period as an uninterrupted run would have, on its own engine or on
-    /// the one --engine or --gpu names (a run the CPU began, on a GPU machine). The run
-    /// directory's checkpoint records the engine it goes on with.
+    /// The run's values are read back, every chunk checked (past --keep, its state); the run goes
+    /// on with the same values, fnv1a64, summary and period as an uninterrupted run would have,
+    /// on its own engine or on the one --engine or --gpu names (a run the CPU began, on a GPU
+    /// machine). The run directory's checkpoint records the engine it goes on with.
+    ///
+    /// Given a checkpoint file (`octal checkpoint`) and --out DIR, the run goes on in the new run
+    /// directory DIR, on any machine, with nothing recomputed: its statistics at every later
+    /// power of two are those of the run that never stopped.
     #[command(verbatim_doc_comment)]
     Resume(ResumeArgs),
     /// Verify a run directory without changing it (checkpoint, header, every chunk).
@@ -107,14 +124,23 @@ pub enum Command {
     Check(CheckArgs),
     /// Print the summary of a run directory (--json: the fields of `solve --json` and `run`).
     Status(StatusArgs),
+    /// Write a run directory's checkpoint: its state, to go on from on any machine.
+    ///
+    /// The checkpoint holds the code, the target, the heaps computed, the sparse space and its
+    /// changes, the rare table, the first values (the front) and the last (the tail), the
+    /// statistics at every power of two, and checksums: what `octal resume FILE --out DIR` needs
+    /// to go on with nothing recomputed. A run that keeps every value gets the front and tail a
+    /// run past --keep would hold. `octal status FILE` reads it.
+    #[command(verbatim_doc_comment)]
+    Checkpoint(CheckpointArgs),
     /// Write a run directory's snapshot: a few MiB from which its values are replayed elsewhere.
     ///
     /// The snapshot holds the run's sparse space, its rare table, its first heaps and the
-    /// fnv1a64 of its values at every power of two and at the end. It carries a long run between machines: `octal restore FILE --out DIR` replays
-    /// the values from it and checks every stored fnv1a64 before it writes the run directory,
-    /// which `octal resume` then continues.
-    #[command(verbatim_doc_comment, visible_alias = "snapshot")]
-    Checkpoint(CheckpointArgs),
+    /// fnv1a64 of its values at every power of two and at the end. `octal restore FILE --out
+    /// DIR` replays every value from it and checks every stored fnv1a64 before it writes the run
+    /// directory, which `octal resume` then continues. For a run that keeps every value.
+    #[command(verbatim_doc_comment)]
+    Snapshot(CheckpointArgs),
     /// Make a run directory from a snapshot, its values replayed and checked against it.
     ///
     /// Every stored fnv1a64 is compared before the directory is written; `octal resume` then
@@ -209,13 +235,19 @@ pub struct SolveArgs {
     /// Write the values as an OEIS b-file (lines "n G(n)").
     #[arg(long, value_name = "FILE")]
     pub values: Option<PathBuf>,
-    #[arg(long, value_name = "DIR", help = Shared::OUT, long_help = "The run directory to stream the verified values to: values.bin (checksummed chunks, one byte a value until a value needs two), checkpoint.json (replaced atomically at most every --checkpoint-secs), a lock, and the value store values.work; continue it with `octal resume DIR`")]
+    #[arg(long, value_name = "DIR", help = Shared::OUT, long_help = "The run directory to stream the verified values to: values.bin (checksummed chunks, one byte a value until a value needs two; the first --keep values), checkpoint.json (replaced atomically at most every --checkpoint-secs), state.bin past --keep (the run's state, replaced atomically), a lock, and the value store values.work; continue it with `octal resume DIR`")]
     pub out: Option<PathBuf>,
     #[arg(long, short = 'q', help = Shared::QUIET)]
     pub quiet: bool,
     /// Seconds between two checkpoints of a run directory.
     #[arg(long, default_value_t = 3.0, value_name = "SECS")]
     pub checkpoint_secs: f64,
+    #[arg(long, value_name = "N|all", default_value = "2^31", help = Shared::KEEP, long_help = Shared::KEEP_LONG)]
+    pub keep: String,
+    #[arg(long, value_name = "N", help = Shared::FRONT, long_help = Shared::FRONT_LONG)]
+    pub front: Option<String>,
+    #[arg(long, value_name = "N", help = Shared::TAIL, long_help = Shared::TAIL_LONG)]
+    pub tail: Option<String>,
     /// Heaps computed exactly for sparse-space discovery.
     #[arg(long, default_value = "2^15", value_name = "N")]
     pub discover: String,
@@ -228,8 +260,16 @@ pub struct SolveArgs {
 
 #[derive(Debug, Args)]
 pub struct ResumeArgs {
-    /// The run directory.
+    /// The run directory, or a checkpoint file (with --out).
     pub dir: PathBuf,
+    #[arg(long, value_name = "DIR", help = Shared::OUT, long_help = "For a checkpoint file: the run directory to go on in (new or empty)")]
+    pub out: Option<PathBuf>,
+    #[arg(long, value_name = "N|all", help = Shared::KEEP, long_help = "Heaps whose every value the run keeps, or all (default: the run's own; see `octal help solve`); a run already past them keeps its front and tail")]
+    pub keep: Option<String>,
+    #[arg(long, value_name = "N", help = Shared::FRONT, long_help = Shared::FRONT_LONG)]
+    pub front: Option<String>,
+    #[arg(long, value_name = "N", help = Shared::TAIL, long_help = Shared::TAIL_LONG)]
+    pub tail: Option<String>,
     #[arg(short = 'n', allow_hyphen_values = true, value_name = "N", help = Shared::HEAPS, long_help = "Heaps to reach (default: the run's own); at least what the run already holds")]
     pub n: Option<String>,
     /// The engine to continue with (default: the run's own); the run directory records it.
@@ -276,7 +316,7 @@ pub struct StatusArgs {
 pub struct CheckpointArgs {
     /// The run directory.
     pub dir: PathBuf,
-    /// The snapshot to write.
+    /// The file to write.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: PathBuf,
 }

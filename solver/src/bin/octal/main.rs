@@ -50,6 +50,7 @@ fn run(cli: Cli) -> Result<(), CommandError> {
         Command::Check(a) => inspect::check(&validate::check(&a)?),
         Command::Status(a) => inspect::status(&a.dir, a.json),
         Command::Checkpoint(a) => carry::checkpoint(&a.dir, &a.output),
+        Command::Snapshot(a) => carry::snapshot(&a.dir, &a.output),
         Command::Restore(a) => carry::restore(&validate::restore(&a)?),
         Command::Export(a) => {
             let heaps = match &a.at {

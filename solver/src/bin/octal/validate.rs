@@ -12,19 +12,27 @@ use solver::commands::inspect::{CheckConfig, Heaps};
 use solver::commands::job::{Output, ResumeConfig, SolveConfig};
 use solver::commands::survey::{SurveyConfig, TableFormat};
 use solver::commands::CommandError;
-use solver::request::{EngineChoice, Request};
+use solver::request::{Bounds, EngineChoice, Request};
 use std::time::Duration;
 
 /// Turns the raw flags of `solve` into a configuration.
 pub fn solve(a: &SolveArgs) -> Result<SolveConfig, CommandError> {
     let code = parse_code(&a.code)?;
+    let keep = keep(&a.keep)?;
     let n = match (&a.max_n, &a.n, a.check_period) {
-        (Some(max), _, _) => heaps("--max-n", max)?,
-        (None, Some(n), true) => heaps("-n", n)?,
+        (Some(max), _, _) => heaps("--max-n", max, keep)?,
+        (None, Some(n), true) => heaps("-n", n, keep)?,
         (None, None, true) => 1_000_000_000,
-        (None, n, false) => heaps("-n", n.as_deref().unwrap_or("1e6"))?,
+        (None, n, false) => heaps("-n", n.as_deref().unwrap_or("1e6"), keep)?,
     };
+    if a.values.is_some() && keep.is_some_and(|k| n > k) {
+        return Err(CommandError::Input(
+            "--values writes every value: give --keep all (or -n at most --keep)".into(),
+        ));
+    }
     let mut request = Request::new(code, n);
+    request.keep = keep;
+    request.bounds = bounds(a.front.as_deref(), a.tail.as_deref())?;
     request.engine = with_gpu(a.engine, a.gpu)?;
     request.verify = !a.speculate_only;
     request.check_period = a.check_period;
@@ -42,13 +50,21 @@ pub fn solve(a: &SolveArgs) -> Result<SolveConfig, CommandError> {
 
 /// Turns the raw flags of `resume` into a configuration.
 pub fn resume(a: &ResumeArgs) -> Result<ResumeConfig, CommandError> {
-    let n = a.n.as_deref().map(|n| heaps("-n", n)).transpose()?;
+    let keep_asked = a.keep.as_deref().map(keep).transpose()?;
+    // The run's own --keep is read with it: the size is checked there.
+    let n =
+        a.n.as_deref()
+            .map(|n| heaps("-n", n, Some(0)))
+            .transpose()?;
     let engine = match (a.engine, a.gpu) {
         (None, false) => None,
         (engine, gpu) => Some(with_gpu(engine.unwrap_or(EngineChoice::Auto), gpu)?),
     };
     Ok(ResumeConfig {
         dir: a.dir.clone(),
+        out: a.out.clone(),
+        keep: keep_asked,
+        bounds: bounds(a.front.as_deref(), a.tail.as_deref())?,
         n,
         engine,
         output: output(a.threads, a.json, a.quiet, a.checkpoint_secs)?,
@@ -100,7 +116,7 @@ pub fn bench(a: &BenchArgs) -> Result<BenchConfig, CommandError> {
         .transpose()?;
     Ok(BenchConfig {
         code: parse_code(&a.code)?,
-        n: heaps("-n", &a.n)?,
+        n: heaps("-n", &a.n, None)?,
         threads: validate_threads(a.threads)?,
         json: matches!(a.json, Some(None)),
         json_file: a.json.clone().flatten(),
@@ -149,10 +165,26 @@ pub fn heap_range(from: &str, to: Option<&str>) -> Result<Heaps, CommandError> {
 }
 
 /// A count of heaps of `flag` that a run may take on.
-fn heaps(flag: &str, s: &str) -> Result<usize, CommandError> {
+fn heaps(flag: &str, s: &str, keep: Option<usize>) -> Result<usize, CommandError> {
     let n = parse_count(flag, s)?;
-    check_heaps(flag, n)?;
+    check_heaps(flag, n, keep)?;
     Ok(n)
+}
+
+/// `--keep`: a count of heaps, or `all` (none).
+fn keep(s: &str) -> Result<Option<usize>, CommandError> {
+    match s.trim() {
+        "all" => Ok(None),
+        s => parse_count("--keep", s).map(Some),
+    }
+}
+
+/// `--front` and `--tail`: counts of heaps.
+fn bounds(front: Option<&str>, tail: Option<&str>) -> Result<Bounds, CommandError> {
+    Ok(Bounds {
+        front: front.map(|s| parse_count("--front", s)).transpose()?,
+        tail: tail.map(|s| parse_count("--tail", s)).transpose()?,
+    })
 }
 
 /// The checkpoint interval: a positive number of seconds.
@@ -231,19 +263,13 @@ pub fn parse_count_or_zero(flag: &str, s: &str) -> Result<usize, CommandError> {
     }
 }
 
-/// The most heaps a run may ask for. The values live in a file (`octal-store`'s value store),
-/// not in memory; 2^40 of them take 2.2 TB of disk, as much again in a run directory.
-pub const MAX_HEAPS: usize = 1 << 40;
-
-/// Checks that a run of `n` heaps is one this program takes on.
-pub fn check_heaps(flag: &str, n: usize) -> Result<(), CommandError> {
-    if n > MAX_HEAPS {
-        return Err(CommandError::Input(format!(
-            "{flag} {n}: at most 2^40 heaps are supported (their values alone take {:.1} TB of disk)",
-            2.0 * MAX_HEAPS as f64 / 1e12
-        )));
+/// Checks that a run of `n` heaps keeping the values of the first `keep` (none: all) is one
+/// this program takes on ([`Request::size_error`]).
+pub fn check_heaps(flag: &str, n: usize, keep: Option<usize>) -> Result<(), CommandError> {
+    match Request::size_error(n, keep) {
+        Some(e) => Err(CommandError::Input(format!("{flag} {e}"))),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// The engine `--engine` names, or the GPU's with `--gpu` (which conflicts with any other).

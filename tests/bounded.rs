@@ -1,0 +1,523 @@
+//! Runs past `--keep` heaps, which hold only their front, their tail, their rare table and their
+//! statistics: they equal runs that keep every value (every power's statistics, the fnv1a64
+//! chain, the values kept), survive SIGKILL and a move to another directory through a
+//! checkpoint, stop with their state saved where a proof needs more than they hold, and refuse
+//! damaged checkpoints.
+
+mod common;
+
+use common::{data, octal, tmp};
+use octal_core::exact;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+fn json(out: &Output) -> Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+fn fresh_dir(name: &str) -> PathBuf {
+    let dir = tmp(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_file(&dir);
+    dir
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// What two runs of the same heaps must agree on, wherever they stopped and whatever they kept.
+fn facts(j: &Value) -> Vec<Value> {
+    [
+        "code",
+        "n",
+        "fnv1a64",
+        "max_value",
+        "max_value_at",
+        "p_positions",
+        "last_p_position",
+        "sparse",
+        "powers_of_two",
+    ]
+    .iter()
+    .map(|k| j[k].clone())
+    .collect()
+}
+
+/// The run that keeps every value, as JSON.
+fn kept_all(code: &str, n: &str) -> Value {
+    json(&octal(&[
+        "solve", code, "-n", n, "--keep", "all", "--json", "-q",
+    ]))
+}
+
+/// A run past `--keep` equals the run that keeps every value: every fact, every power's
+/// histogram and segment fingerprint, and the values its run directory keeps; on a game whose
+/// space holds from the start (.161) and on Officers.
+#[test]
+fn a_bounded_run_equals_one_that_keeps_every_value() {
+    for code in [".161", ".6"] {
+        let dir = fresh_dir(&format!("equal{code}"));
+        let bounded = json(&octal(&[
+            "solve",
+            code,
+            "-n",
+            "2^20",
+            "--keep",
+            "2^16",
+            "--out",
+            s(&dir),
+            "--json",
+            "-q",
+        ]));
+        let all = kept_all(code, "2^20");
+        assert_eq!(facts(&bounded), facts(&all), "{code}");
+        assert_eq!(bounded["bounded"]["from"], 1 << 16, "{code}");
+        assert!(all["bounded"].is_null());
+        let powers = bounded["powers_of_two"].as_array().unwrap();
+        assert!(powers
+            .iter()
+            .all(|p| p["histogram"].as_array().is_some_and(|h| !h.is_empty())));
+        // The values kept are the first 2^16, and the state is small.
+        let out = octal(&["export", s(&dir), "--format", "bin"]);
+        assert!(out.status.success());
+        let rules = code.parse::<octal_core::Code>().unwrap().rules();
+        let want = exact::values(&rules, 1 << 12).unwrap();
+        let got: Vec<u16> = out
+            .stdout
+            .chunks(2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]))
+            .collect();
+        assert_eq!(got.len(), 1 << 16, "{code}");
+        assert_eq!(got[..1 << 12], want[..], "{code}");
+        let state = std::fs::metadata(dir.join("state.bin")).unwrap().len();
+        assert!(state < 4 << 20, "{code}: state.bin of {state} bytes");
+        // Past the values kept, export says what it can serve; the histogram at a power past
+        // them is the state's, equal to the one-piece run's.
+        let past = octal(&["export", s(&dir), "--from", "0", "--to", "2^17"]);
+        assert_eq!(past.status.code(), Some(2));
+        assert!(
+            String::from_utf8_lossy(&past.stderr).contains("keeps the values of heaps 0 .. 65536")
+        );
+        let out = octal(&["export", s(&dir), "--format", "frequencies", "--at", "2^19"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let at = powers.iter().find(|p| p["n"] == 1 << 19).unwrap();
+        let lines: Vec<String> = at["histogram"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| format!("{} {}", e[0], e[1]))
+            .collect();
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            lines.join("\n") + "\n"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+/// Past `--keep` the runs of `tests/data/cpu-2-22.tsv` whose rare heaps all lie before it give
+/// the recorded statistics (fnv1a64, largest value, space, rare count and last rare heap).
+#[test]
+fn bounded_runs_give_the_recorded_statistics() {
+    let keep = 1 << 19;
+    let mut ran = 0;
+    for row in data("cpu-2-22.tsv") {
+        let last_rare: usize = row[7].parse().unwrap();
+        if last_rare >= keep {
+            continue;
+        }
+        let j = json(&octal(&[
+            "solve", &row[0], "-n", &row[1], "--keep", "2^19", "--json", "-q",
+        ]));
+        assert_eq!(j["bounded"]["from"], keep, "{}", row[0]);
+        let got = [
+            &j["fnv1a64"],
+            &j["max_value"],
+            &j["max_value_at"],
+            &j["sparse"]["mask"],
+            &j["sparse"]["rare_count"],
+            &j["sparse"]["last_rare"],
+        ]
+        .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string));
+        let want = [2, 3, 4, 5, 6, 7].map(|k| row[k].clone());
+        assert_eq!(got, want, "{}", row[0]);
+        ran += 1;
+    }
+    assert!(ran >= 2, "{ran} recorded runs");
+}
+
+/// The histograms at every power of two are the exact engine's counts of each value.
+#[test]
+fn histograms_are_the_exact_counts() {
+    for code in [".161", ".114", ".004"] {
+        let j = kept_all(code, "2^13");
+        let rules = code.parse::<octal_core::Code>().unwrap().rules();
+        let g = exact::values(&rules, 1 << 13).unwrap();
+        for p in j["powers_of_two"].as_array().unwrap() {
+            let n = p["n"].as_u64().unwrap() as usize;
+            let mut counts = std::collections::BTreeMap::new();
+            for &v in &g[..n] {
+                *counts.entry(v).or_insert(0u64) += 1;
+            }
+            let want: Vec<Value> = counts
+                .iter()
+                .map(|(v, c)| serde_json::json!([v, c]))
+                .collect();
+            assert_eq!(p["histogram"].as_array().unwrap(), &want, "{code} at {n}");
+        }
+    }
+}
+
+/// A game whose rare values keep coming (.114) and one without a sparse space (.004) stop at
+/// `--keep` with one line that says so (exit 1), their run directory holding the values of the
+/// run that keeps every value up to there.
+#[test]
+fn a_game_that_needs_every_value_stops_at_keep() {
+    for (code, why) in [
+        (".114", "rare values keep coming"),
+        (".004", "no sparse space makes its sparse heaps rare"),
+    ] {
+        let dir = fresh_dir(&format!("needs{code}"));
+        let out = octal(&[
+            "solve",
+            code,
+            "-n",
+            "2^18",
+            "--keep",
+            "2^16",
+            "--out",
+            s(&dir),
+            "-q",
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{code}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(why) && err.contains("--keep all"),
+            "{code}: {err}"
+        );
+        let status = json(&octal(&["status", s(&dir), "--json"]));
+        assert_eq!(status["n"], 1 << 16, "{code}");
+        let all = kept_all(code, "2^16");
+        assert_eq!(status["fnv1a64"], all["fnv1a64"], "{code}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+/// A small xorshift generator, seeded from the clock (the seed is printed on failure).
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+fn run_and_kill(args: &[&str], after: Duration) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_octal"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    let _ = child.kill(); // SIGKILL
+    let _ = child.wait();
+}
+
+/// Killed at random moments past `--keep` and resumed, a run equals the one that never
+/// stopped; so does one carried by its checkpoint to another directory and resumed there, and
+/// `octal status` reads the checkpoint as it reads a run directory.
+#[test]
+fn killed_and_carried_runs_equal_the_run_that_never_stopped() {
+    let seed = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_nanos() as u64
+        | 1;
+    let mut rng = Rng(seed);
+    let straight = kept_all(".161", "2^22");
+    let dir = fresh_dir("killed");
+    let args = [
+        "solve",
+        ".161",
+        "-n",
+        "2^22",
+        "--keep",
+        "2^16",
+        "--out",
+        s(&dir),
+        "--checkpoint-secs",
+        "0.2",
+        "-q",
+    ];
+    run_and_kill(&args, Duration::from_millis(600 + rng.below(800)));
+    for _ in 0..3 {
+        let resume = ["resume", s(&dir), "--checkpoint-secs", "0.2", "-q"];
+        run_and_kill(&resume, Duration::from_millis(300 + rng.below(700)));
+    }
+    let status = json(&octal(&["status", s(&dir), "--json"]));
+    let at = status["n"].as_u64().unwrap();
+    assert!(
+        at >= 1 << 16,
+        "seed {seed}: the run went past --keep ({at})"
+    );
+    let resumed = json(&octal(&["resume", s(&dir), "--json", "-q"]));
+    assert_eq!(facts(&resumed), facts(&straight), "seed {seed}");
+    // A checkpoint of a run stopped half way, moved, resumed in a new directory.
+    let half = fresh_dir("half");
+    json(&octal(&[
+        "solve",
+        ".161",
+        "-n",
+        "2^21",
+        "--keep",
+        "2^16",
+        "--out",
+        s(&half),
+        "--json",
+        "-q",
+    ]));
+    let file = fresh_dir("half.state");
+    assert!(octal(&["checkpoint", s(&half), "-o", s(&file)])
+        .status
+        .success());
+    std::fs::remove_dir_all(&half).unwrap();
+    let moved = fresh_dir("moved.state");
+    std::fs::rename(&file, &moved).unwrap();
+    let status = json(&octal(&["status", s(&moved), "--json"]));
+    assert_eq!(status["n"], 1 << 21);
+    assert_eq!(status["run"]["bounded"]["keep"], 1 << 16);
+    let kept_half = kept_all(".161", "2^21");
+    // The status of a checkpoint lists no changes of space (a run's report lists its own).
+    assert_eq!(facts(&status)[..7], facts(&kept_half)[..7]);
+    assert_eq!(status["powers_of_two"], kept_half["powers_of_two"]);
+    assert_eq!(
+        status["sparse"]["rare_count"],
+        kept_half["sparse"]["rare_count"]
+    );
+    let again = fresh_dir("again");
+    let carried = json(&octal(&[
+        "resume",
+        s(&moved),
+        "--out",
+        s(&again),
+        "-n",
+        "2^22",
+        "--json",
+        "-q",
+    ]));
+    assert_eq!(facts(&carried), facts(&straight));
+    // A run that kept every value carries the same way.
+    let whole = fresh_dir("whole");
+    json(&octal(&[
+        "solve",
+        ".161",
+        "-n",
+        "2^20",
+        "--keep",
+        "all",
+        "--out",
+        s(&whole),
+        "--json",
+        "-q",
+    ]));
+    assert!(octal(&["checkpoint", s(&whole), "-o", s(&file)])
+        .status
+        .success());
+    let from_whole = fresh_dir("from-whole");
+    let carried = json(&octal(&[
+        "resume",
+        s(&file),
+        "--out",
+        s(&from_whole),
+        "-n",
+        "2^22",
+        "--json",
+        "-q",
+    ]));
+    assert_eq!(facts(&carried), facts(&straight));
+    for d in [&dir, &again, &whole, &from_whole] {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+    for f in [&moved, &file] {
+        std::fs::remove_file(f).unwrap();
+    }
+}
+
+/// A front forced too small stops the run at the heap whose proof needs more, with its state
+/// saved and one line naming --front; resumed with a larger front (recomputed and checked), the
+/// run ends as the run that never stopped.
+#[test]
+fn a_front_too_small_stops_and_resumes_with_a_larger_one() {
+    let dir = fresh_dir("front");
+    let out = octal(&[
+        "solve",
+        ".161",
+        "-n",
+        "2^20",
+        "--keep",
+        "2^16",
+        "--front",
+        "40",
+        "--out",
+        s(&dir),
+        "-q",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("past the front of 40 heaps") && err.contains("--front N"),
+        "{err}"
+    );
+    let stopped = json(&octal(&["status", s(&dir), "--json"]));
+    assert!(stopped["n"].as_u64().unwrap() >= 1 << 16);
+    let resumed = json(&octal(&[
+        "resume",
+        s(&dir),
+        "--front",
+        "2^17",
+        "--json",
+        "-q",
+    ]));
+    assert_eq!(facts(&resumed), facts(&kept_all(".161", "2^20")));
+    // A tail shorter than the reads of a proof is refused before anything runs.
+    let out = octal(&[
+        "solve", ".161", "-n", "2^20", "--keep", "2^16", "--tail", "100", "-q",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--tail 100"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A damaged checkpoint, one of another version, a file that is none, and a run directory
+/// whose state is another game's are refused with one line (exit 2), nothing written.
+#[test]
+fn bad_checkpoints_are_refused() {
+    let dir = fresh_dir("bad-src");
+    json(&octal(&[
+        "solve",
+        ".161",
+        "-n",
+        "2^18",
+        "--keep",
+        "2^16",
+        "--out",
+        s(&dir),
+        "--json",
+        "-q",
+    ]));
+    let good = fresh_dir("good.state");
+    assert!(octal(&["checkpoint", s(&dir), "-o", s(&good)])
+        .status
+        .success());
+    let bytes = std::fs::read(&good).unwrap();
+    let mut flipped = bytes.clone();
+    *flipped.last_mut().unwrap() ^= 1;
+    let mut version = bytes.clone();
+    version[11] = b'9';
+    for (name, content, says) in [
+        ("flipped", flipped, "damaged"),
+        ("version", version, "version"),
+        ("text", b"not a checkpoint\n".to_vec(), "not a checkpoint"),
+    ] {
+        let file = fresh_dir(name);
+        std::fs::write(&file, content).unwrap();
+        let out_dir = fresh_dir(&format!("{name}-out"));
+        let out = octal(&["resume", s(&file), "--out", s(&out_dir), "-q"]);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(says) && err.lines().count() == 1,
+            "{name}: {err}"
+        );
+        assert!(!out_dir.exists(), "{name}: nothing written");
+    }
+    // The state of another game in a run directory.
+    let other = fresh_dir("bad-other");
+    json(&octal(&[
+        "solve",
+        ".6",
+        "-n",
+        "2^18",
+        "--keep",
+        "2^16",
+        "--out",
+        s(&other),
+        "--json",
+        "-q",
+    ]));
+    std::fs::copy(dir.join("state.bin"), other.join("state.bin")).unwrap();
+    let out = octal(&["resume", s(&other), "-n", "2^19", "-q"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("another game"));
+    for d in [&dir, &other] {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+}
+
+/// On the GPU a run past `--keep` equals the CPU's run that keeps every value, on Officers and
+/// on .161 (the device keeps the run's front as its first heaps and the tail in its ring), and
+/// goes on from a checkpoint on the device.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn a_bounded_gpu_run_equals_one_that_keeps_every_value() {
+    let info = octal(&["gpu-info"]);
+    assert!(
+        info.status.success(),
+        "no GPU: {}",
+        String::from_utf8_lossy(&info.stderr).trim()
+    );
+    for code in [".6", ".161"] {
+        let dir = fresh_dir(&format!("gpu{code}"));
+        let half = json(&octal(&[
+            "solve",
+            code,
+            "-n",
+            "2^24",
+            "--keep",
+            "2^20",
+            "--gpu",
+            "--out",
+            s(&dir),
+            "--json",
+            "-q",
+        ]));
+        assert_eq!(half["engine"], "gpu", "{code}");
+        assert_eq!(facts(&half), facts(&kept_all(code, "2^24")), "{code}");
+        let file = fresh_dir(&format!("gpu{code}.state"));
+        assert!(octal(&["checkpoint", s(&dir), "-o", s(&file)])
+            .status
+            .success());
+        let again = fresh_dir(&format!("gpu{code}-again"));
+        let on = json(&octal(&[
+            "resume",
+            s(&file),
+            "--out",
+            s(&again),
+            "-n",
+            "2^25",
+            "--gpu",
+            "--json",
+            "-q",
+        ]));
+        assert_eq!(facts(&on), facts(&kept_all(code, "2^25")), "{code}");
+        std::fs::remove_dir_all(&dir).unwrap();
+        std::fs::remove_dir_all(&again).unwrap();
+        std::fs::remove_file(&file).unwrap();
+    }
+}
