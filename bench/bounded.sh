@@ -4,7 +4,7 @@
 #      memory, the directory's size;
 #   2. the same heaps keeping every value: rate, peak memory; the statistics at every power of two
 #      must be equal;
-#   3. the checkpoint of run 1 (its size), resumed in a new directory to 2N heaps, against one run
+#   3. the checkpoint of the first run (its size), resumed in a new directory to 2N heaps, against one run
 #      straight to 2N holding its front and tail: the statistics at every power must be equal.
 # Extra flags (such as --gpu) go to every run. Prints one line a measurement; leaves its files in
 # WORK (default: a temporary directory).
