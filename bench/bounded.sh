@@ -11,18 +11,25 @@
 #
 #   bench/bounded.sh OCTAL CODE N KEEP [FLAGS...]
 set -euo pipefail
-octal=$1 code=$2 n=$3 keep=$4
+octal=$(realpath "$1") code=$2 n=$3 keep=$4
 shift 4
 work=${WORK:-$(mktemp -d)}
 mkdir -p "$work"
 cd "$work"
 rm -rf R R2 F.state ./*.json ./*.time
 
-# Runs octal with the arguments, its JSON to $1.json and its peak memory to $1.time.
+# Runs octal with the arguments, its JSON to $1.json and its peak memory (KiB) to $1.time.
 timed() {
     local name=$1
     shift
-    /usr/bin/time -f '%M' -o "$name.time" "$octal" "$@" --json -q > "$name.json"
+    python3 - "$name" "$octal" "$@" --json -q <<'PY'
+import resource, subprocess, sys
+with open(sys.argv[1] + ".json", "w") as out:
+    rc = subprocess.call(sys.argv[2:], stdout=out)
+with open(sys.argv[1] + ".time", "w") as f:
+    f.write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+sys.exit(rc)
+PY
 }
 
 fields() {

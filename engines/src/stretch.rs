@@ -154,6 +154,13 @@ pub enum Notice {
         tail: usize,
         rare: usize,
     },
+    /// At heap `heap`, whose proof needed a split past the front, a bounded run's front grew to
+    /// its first `front` values (computed again) and its tail to at least `tail`.
+    FrontGrown {
+        heap: usize,
+        front: usize,
+        tail: usize,
+    },
 }
 
 /// Why an engine could not go on.

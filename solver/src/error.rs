@@ -31,6 +31,9 @@ pub enum SolveError {
     /// A run that holds only its first and last values met a heap whose proof needs more.
     #[error("heap {heap}: its proof needs a split past the front of {front} heaps that the run holds, or every value (a new rare value); go on with a larger front (octal resume RUN --front N), or keep every value (--keep all)")]
     Unsettled { heap: usize, front: usize },
+    /// A bounded run's front computed again differs from the one it holds (a fault).
+    #[error("heap {heap}: the front computed again differs from the one the run holds")]
+    FrontDiffers { heap: usize },
     /// The values call for an engine that reads every value, past the heaps the run keeps.
     #[error("heap {heap}: {why}, and a run that holds only its first and last values cannot prove them; keep every value (--keep all) or more of them (--keep N)")]
     NeedsAllValues { heap: usize, why: &'static str },

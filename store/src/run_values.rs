@@ -118,7 +118,8 @@ impl RunValues {
 
     /// From now on holds only the first `front` heaps and at least the last `tail` (the rare heaps
     /// of every value under `space`, `table`, kept beside them): the memory a run takes stops
-    /// growing. Every value must be held when this is called.
+    /// growing. Every value must be held when this is called; the window drops the heaps before
+    /// its last `tail` once the run's watcher has seen them ([`RunValues::seen`]).
     pub fn bound(&mut self, front: usize, tail: usize, space: SparseSpace, table: RareTable) {
         assert!(self.bounded.is_none(), "bounded once");
         let front = self.window[..front.min(self.window.len())].to_vec();
@@ -131,6 +132,12 @@ impl RunValues {
             table,
             max,
         });
+    }
+
+    /// Gives back the room of the heaps the window no longer holds (the memory or the disk of
+    /// every heap before the bound).
+    pub fn shrink(&mut self) -> Result<(), ValuesError> {
+        self.window.shrink_to_fit()
     }
 
     /// Gives a bounded run the front `front` (the values of heaps `0..front.len()`, which extend

@@ -102,6 +102,22 @@ impl Mapped {
         Ok(())
     }
 
+    /// Shrinks the file and the mapping to the values in use (in whole granules, two at least).
+    fn shrink(&mut self) -> Result<(), ValuesError> {
+        let cap = self.len.next_multiple_of(MIN_MAPPED).max(2 * MIN_MAPPED);
+        if cap >= self.capacity() {
+            return Ok(());
+        }
+        let err = |source| ValuesError {
+            path: self.path.clone(),
+            source,
+        };
+        self.file.set_len(2 * cap as u64).map_err(err)?;
+        // SAFETY: as in `new`; the old mapping is replaced before any access past the new end.
+        self.map = unsafe { MmapMut::map_mut(&self.file) }.map_err(err)?;
+        Ok(())
+    }
+
     fn values(&self) -> &[u16] {
         // SAFETY: the mapping is page aligned and holds `capacity() >= len` values; any bit
         // pattern is a `u16`.
@@ -264,6 +280,17 @@ impl ValueStore {
         }
     }
 
+    /// Gives back the room past the values in use: the memory of a vector, the disk of a file.
+    pub fn shrink_to_fit(&mut self) -> Result<(), ValuesError> {
+        match &mut self.backing {
+            Backing::Memory(v) => {
+                v.shrink_to_fit();
+                Ok(())
+            }
+            Backing::Mapped(m) => m.shrink(),
+        }
+    }
+
     pub fn clear(&mut self) {
         self.truncate(0);
     }
@@ -357,10 +384,24 @@ mod tests {
         s.resize(20 * MIN_MAPPED, 3).unwrap();
         assert_eq!(s[150..].iter().filter(|&&v| v != 3).count(), 0);
         // What the mapping holds is the file's content.
-        drop(s);
         let bytes = fs::read(&path).unwrap();
         assert_eq!(bytes.len(), 2 * 20 * MIN_MAPPED);
         assert_eq!(u16::from_le_bytes([bytes[198], bytes[199]]), pattern(99));
+        // Shrunk to the values in use (two granules at least), which stay.
+        s.truncate(3 * MIN_MAPPED + 5);
+        s.shrink_to_fit().unwrap();
+        assert_eq!(s.capacity(), 4 * MIN_MAPPED);
+        assert_eq!(
+            fs::metadata(&path).unwrap().len(),
+            2 * 4 * MIN_MAPPED as u64
+        );
+        assert_eq!(
+            (s[99], s[150], s.len()),
+            (pattern(99), 3, 3 * MIN_MAPPED + 5)
+        );
+        s.push(4).unwrap();
+        assert_eq!(s[3 * MIN_MAPPED + 5], 4);
+        drop(s);
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -190,15 +190,12 @@ fn widen_front(
     front: usize,
     threads: usize,
 ) -> Result<(), CommandError> {
-    let held = values.kept().front().len();
-    if front <= held {
+    if front <= values.kept().front().len() {
         return Ok(());
     }
     let front = front.min(h.heaps);
-    let mut again = Request::new(req.code.clone(), front);
-    again.engine = EngineChoice::Auto;
-    let sol = pool(threads)?.install(|| solve::solve(&again, &mut |_| {}))?;
-    let g = &sol.values[..];
+    let held = values.kept().front();
+    let g = &pool(threads)?.install(|| solve::front_again(&req.code, held, front))?[..];
     let recomputed = Summarizer::fed_with(h.summarizer.space(), g);
     for (a, b) in recomputed.powers().iter().zip(h.summarizer.powers()) {
         if a.fnv1a64 != b.fnv1a64 {
@@ -207,11 +204,6 @@ fn widen_front(
                 a.n, a.fnv1a64, b.fnv1a64
             )));
         }
-    }
-    if g[..held] != values.kept().front()[..] {
-        return Err(CommandError::Input(
-            "the front recomputed differs from the run's front".into(),
-        ));
     }
     let tail = h.tail.max(2 * front);
     values.reframe(g.to_vec(), tail);
@@ -272,6 +264,9 @@ fn notice_printer() -> impl FnMut(&Notice) {
             rare,
         } => eprintln!(
             "octal: from heap {heap} on, the run holds its first {front} values, at least its last {tail} and its {rare} rare heaps (--keep {heap}); the run directory's values.bin keeps heaps below {heap}"
+        ),
+        &Notice::FrontGrown { heap, front, tail } => eprintln!(
+            "octal: heap {heap}: its proof needs a split past the run's front, which is now its first {front} values (computed again, equal to the ones it held); the tail grows to {tail} heaps"
         ),
         Notice::Discovered(_) => {}
     }
@@ -348,6 +343,12 @@ fn execute(
                     } => {
                         tail.store(t, Relaxed);
                         *bounded_at.lock().expect("no panic holds it") = Some((heap, front, t));
+                    }
+                    &Notice::FrontGrown { front, tail: t, .. } => {
+                        tail.store(t, Relaxed);
+                        if let Some(b) = bounded_at.lock().expect("no panic holds it").as_mut() {
+                            (b.1, b.2) = (front, t);
+                        }
                     }
                     _ => {}
                 }

@@ -173,6 +173,11 @@ impl<'a> Driver<'a> {
             self.watch.feed(g.kept());
             if self.req.keep.is_some_and(|k| g.len() >= k) && g.rare().is_none() {
                 self.bound(g, notify)?;
+                // The watcher records what it keeps of every value (a run directory's values.bin)
+                // before the window drops all but the tail and gives back their room.
+                proved(g.kept())?;
+                g.seen(g.len());
+                g.shrink()?;
             }
             if self.look(g, current.speculates(), notify) {
                 current = Current::None;
@@ -205,10 +210,11 @@ impl<'a> Driver<'a> {
                 notify,
                 watch: &mut watch,
             };
-            current.engine().extend(&mut stretch)?;
+            let ended = current.engine().extend(&mut stretch);
             let stopped = watch.stop;
             self.account(&current, (from, g.len()), before, started);
             self.record(from, g.len(), current.engine().engine());
+            ended?;
             if stopped || g.len() >= self.req.n {
                 return Ok(match current {
                     Current::Host(run) => Some(run.table().clone()),

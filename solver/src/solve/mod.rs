@@ -16,7 +16,7 @@ use crate::request::{EngineChoice, Request};
 pub(crate) use driver::bounds;
 use driver::Driver;
 use octal_core::period::PeriodSearch;
-use octal_core::{discover, Kept};
+use octal_core::{discover, Code, Kept};
 use octal_engines::games;
 use octal_engines::marking::grow_by_marking;
 use octal_engines::stretch::Notice;
@@ -111,7 +111,25 @@ pub fn solve_watched(
         device.wait()?;
     }
     let mut driver = Driver::new(req, &rules, game, space, device);
-    let table = driver.run(g, notify, &mut proved)?;
+    let table = loop {
+        match driver.run(g, notify, &mut proved) {
+            // A bounded run whose front was not set by hand grows it where a proof needs more.
+            Err(SolveError::Unsettled { heap, front }) if req.bounds.front.is_none() => {
+                let Some(wider) = wider_front(g, front, rules.t) else {
+                    return Err(SolveError::Unsettled { heap, front });
+                };
+                let values = front_again(&req.code, g.kept().front(), wider)?;
+                let tail = g.tail().unwrap_or(0).max(2 * wider);
+                g.reframe(values, tail);
+                notify(Notice::FrontGrown {
+                    heap,
+                    front: wider,
+                    tail,
+                });
+            }
+            other => break other?,
+        }
+    };
     let (space, stretches, changes, last, gpu_timings) = driver.finish()?;
     let period = if req.verify { search.proved() } else { None };
     if let (Some(p), true) = (period, req.check_period) {
@@ -127,6 +145,34 @@ pub fn solve_watched(
         period,
         gpu_timings,
     })
+}
+
+/// The most heaps a bounded run's front grows to by itself (128 MiB of values, and twice that
+/// in its tail).
+const MAX_FRONT: usize = 1 << 26;
+
+/// The front a bounded run `g` with `front` heaps takes where a proof needs more: twice as
+/// many, no more than its tail holds now (so that every split with a part in the new front has
+/// its other part at hand at once, options reaching `t` heaps back) and [`MAX_FRONT`]; none
+/// where that is not more.
+fn wider_front(g: &RunValues, front: usize, t: usize) -> Option<usize> {
+    let held = g.len() - g.kept().base();
+    let wider = (2 * front)
+        .min(held.saturating_sub(t + 1))
+        .min(MAX_FRONT)
+        .min(g.len());
+    (wider > front).then_some(wider)
+}
+
+/// The values of heaps `0..front` of `code` computed again (a verified run that keeps them, on
+/// the current pool), which must begin with `held`, the ones a bounded run holds.
+pub fn front_again(code: &Code, held: &[u16], front: usize) -> Result<Vec<u16>, SolveError> {
+    let again = Request::new(code.clone(), front);
+    let g = solve(&again, &mut |_| {})?.values.to_vec();
+    match held.iter().zip(&g).position(|(a, b)| a != b) {
+        Some(heap) => Err(SolveError::FrontDiffers { heap }),
+        None => Ok(g),
+    }
 }
 
 /// Discovery on the values of `g` (an earlier run's proved values, taken as they are, or none),
