@@ -22,6 +22,8 @@ pub struct Report<'a> {
     /// For a run that holds only its first and last values: the heap from which it does, its
     /// front and its least tail.
     pub bounded: Option<(usize, usize, usize)>,
+    /// Whether the run stopped at its `--for` deadline, short of the heaps asked for.
+    pub time_up: bool,
 }
 
 impl Report<'_> {
@@ -56,6 +58,7 @@ impl Report<'_> {
             Some((from, front, tail)) => json!({"from": from, "front": front, "tail": tail}),
             None => Value::Null,
         };
+        j["time_up"] = json!(self.time_up);
         j["verified"] = json!(s.verified);
         j["threads"] = json!(self.threads);
         j["table_corrections"] = json!(self.corrections);
@@ -104,6 +107,9 @@ impl Report<'_> {
                 })
                 .collect();
             out += &format!("  space changes   {}\n", list.join(", "));
+        }
+        if self.time_up {
+            out += "  stopped         at its --for deadline (octal resume goes on)\n";
         }
         if let Some((from, front, tail)) = self.bounded {
             out += &format!(

@@ -5,6 +5,7 @@ use octal_core::discover::DISCOVERY_START;
 use octal_core::{Code, SparseSpace};
 use std::fmt;
 use std::str::FromStr;
+use std::time::Instant;
 
 /// Heaps computed exactly for discovery, however few the run asks for, so that the sparse space
 /// a short run reports does not depend on its length.
@@ -100,6 +101,8 @@ pub struct Request {
     pub keep: Option<usize>,
     /// The front and tail asked for, where the run's own choice is not wanted.
     pub bounds: Bounds,
+    /// Stop cleanly at this moment, with every value computed so far proved (`--for`).
+    pub until: Option<Instant>,
 }
 
 /// The heaps a run that holds only its first and last values keeps: the front (the smaller
@@ -150,6 +153,7 @@ impl Request {
             start_on_host: true,
             keep: None,
             bounds: Bounds::default(),
+            until: None,
         }
     }
 }

@@ -31,6 +31,8 @@ pub struct Output {
     pub quiet: bool,
     /// The most time between two checkpoints of a run directory.
     pub checkpoint_every: Duration,
+    /// Stop cleanly after this long (`--for`), the run directory current.
+    pub run_for: Option<Duration>,
 }
 
 /// A validated `octal solve`.
@@ -304,6 +306,10 @@ fn execute(
     let elapsed = || before.elapsed + start.elapsed().as_secs_f64();
     let mut print = notice_printer();
     let bar = progress_bar(cfg.request.n, out.quiet, HEAPS_BAR);
+    let request = Request {
+        until: out.run_for.map(|d| start + d),
+        ..cfg.request.clone()
+    };
     // The space in use and its changes, as discovery and the run say; a bounded run's tail.
     let state = before.state.as_ref();
     let space = Mutex::new(state.map(|h| h.space));
@@ -314,7 +320,7 @@ fn execute(
     let mut summarizer: Option<Summarizer> = state.map(|h| h.summarizer.clone());
     let solution = pool.install(|| {
         solve::solve_watched(
-            &cfg.request,
+            &request,
             &mut values,
             &mut |notice| {
                 let mut spaces = spaces.lock().expect("no panic holds it");
@@ -414,9 +420,14 @@ fn execute(
         }
         (all, _) => Summarizer::fed_with(space, all.unwrap_or_default()),
     };
+    // Stopped by --for short of the heaps asked for: the run goes on with `octal resume`.
+    let time_up = g.len() < request.n && solution.period.is_none();
     if let Some(r) = recorder.as_mut() {
-        if solution.verified {
-            r.finish(g, &mark(&summarizer, &spaces, (corrections, seconds, tail)))?;
+        let m = mark(&summarizer, &spaces, (corrections, seconds, tail));
+        match (solution.verified, time_up) {
+            (true, false) => r.finish(g, &m)?,
+            (true, true) => r.save_now(g, &m)?,
+            (false, _) => {}
         }
     }
     if let Some(path) = &cfg.values {
@@ -438,6 +449,7 @@ fn execute(
         seconds,
         corrections,
         bounded: bounded_at.into_inner().expect("no panic holds it"),
+        time_up,
     };
     let mut stdout = std::io::stdout().lock();
     if out.json {

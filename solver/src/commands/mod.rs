@@ -2,12 +2,14 @@
 //! and `resume` (progress, notices, the run directory), [`inspect`] reads run directories
 //! (`check`, `status`, `export`, `plot`), [`carry`] writes and restores snapshots
 //! (`checkpoint`, `restore`), [`bench`] measures the engines, [`survey`] runs and merges surveys,
+//! [`frontier`] runs campaigns of long runs,
 //! [`device`] says what the GPU is. Every failure is a [`CommandError`], whose
 //! [`CommandError::exit_status`] the binary exits with.
 
 pub mod bench;
 pub mod carry;
 pub mod device;
+pub mod frontier;
 pub mod inspect;
 pub mod job;
 pub mod survey;

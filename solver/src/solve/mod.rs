@@ -23,6 +23,7 @@ use octal_engines::stretch::Notice;
 use octal_gpu::RunDevice;
 use octal_store::run_values::RunValues;
 use octal_store::values::ValueStore;
+use std::time::Instant;
 
 /// Computes the values of heaps `0..req.n` (with `check_period`, up to the proof of a period,
 /// at most `req.n`), and the period they prove, if any, in a store that suits `req.n`
@@ -102,7 +103,8 @@ pub fn solve_watched(
         let found = g
             .whole_slice()
             .is_some_and(|all| search.feed(all).is_some());
-        Ok(found && req.check_period)
+        let due = req.until.is_some_and(|u| Instant::now() >= u);
+        Ok(found && req.check_period || due)
     };
     // The device goes on starting (and compiles the first kernels) while the host's cores
     // compute; a run without verification (whose engines see no proved values) waits for it.

@@ -34,6 +34,8 @@ impl Shared {
     pub const MAX_HEAPS: &'static str =
         "The most heaps to compute for a run that stops at a proved period";
     pub const OUT: &'static str = "The directory the command writes (see --help)";
+    pub const FOR: &'static str = "Stop cleanly after this long (90s, 25m, 2h, 1d)";
+    pub const FOR_LONG: &'static str = "Stop cleanly after this long (90s, 25m, 2h or 1d; a number alone is seconds), every value computed so far proved and the run directory current: the report gives the heaps reached with time_up true, and `octal resume DIR` goes on";
     pub const KEEP: &'static str =
         "Heaps whose every value the run keeps, or all; past them it holds its front and tail";
     pub const KEEP_LONG: &'static str = "Heaps whose every value the run keeps (a number, or all) [default: 2^31, 4 GiB of values]. Past them the run holds only what going on needs: its first values (the front), its last ones (the tail), its rare table and its statistics, so that memory and disk stay the same however far it goes (-n up to 2^50). A run directory's values.bin keeps the first N values; its state.bin the rest of the run. Such a run speculates on: where the values call for an engine that reads every value (rare values keep coming, no sparse space) it stops and says so. A run of at most N heaps is as with all";
@@ -174,6 +176,31 @@ pub enum Command {
     /// survey.json and times.csv.
     #[command(verbatim_doc_comment)]
     Survey(SurveyArgs),
+    /// Run a campaign of long runs: every game of CAMPAIGN.toml to its target, on every GPU.
+    ///
+    /// The campaign file lists games with a target each (and a default --keep):
+    ///
+    ///   keep = "2^26"
+    ///   [[game]]
+    ///   code = ".161"
+    ///   target = "2^38"
+    ///   [[game]]
+    ///   code = ".114"
+    ///   target = "2^30"
+    ///   keep = "all"        # rare values still come: every value kept
+    ///
+    /// One game runs on each GPU of the host (--devices; without a GPU, one game at a time on
+    /// the host's cores), the next game as one ends; each is a run directory in work/ of the
+    /// campaign file's folder. Each game's checkpoint (CODE.state; a snapshot CODE.snap for a
+    /// game that keeps every value) and its last report (CODE.json) are written to that folder
+    /// every two minutes and when the run stops: `octal frontier CAMPAIGN.toml` again, here or
+    /// on any machine that has the folder, goes on where each game stopped. --for stops every
+    /// run cleanly before the deadline. Progress lines give each game's heaps, rate and ETA. A
+    /// game whose values prove a period stops and says so. The folder's FRONTIER.md and
+    /// frontier.csv compare each game with its published range (published.tsv in the folder:
+    /// code, n_log2, by, rare_count, last_rare, max_value, max_value_at); --table makes only them.
+    #[command(verbatim_doc_comment)]
+    Frontier(FrontierArgs),
     /// Measure the engines against the classic rare-value algorithm in one run.
     ///
     /// The classic algorithm (one thread), the speculative pass (one thread) and the verified
@@ -242,6 +269,8 @@ pub struct SolveArgs {
     /// Seconds between two checkpoints of a run directory.
     #[arg(long, default_value_t = 3.0, value_name = "SECS")]
     pub checkpoint_secs: f64,
+    #[arg(long = "for", value_name = "DURATION", help = Shared::FOR, long_help = Shared::FOR_LONG)]
+    pub run_for: Option<String>,
     #[arg(long, value_name = "N|all", default_value = "2^31", help = Shared::KEEP, long_help = Shared::KEEP_LONG)]
     pub keep: String,
     #[arg(long, value_name = "N", help = Shared::FRONT, long_help = Shared::FRONT_LONG)]
@@ -286,6 +315,8 @@ pub struct ResumeArgs {
     /// Seconds between two checkpoints of a run directory.
     #[arg(long, default_value_t = 3.0, value_name = "SECS")]
     pub checkpoint_secs: f64,
+    #[arg(long = "for", value_name = "DURATION", help = Shared::FOR, long_help = Shared::FOR_LONG)]
+    pub run_for: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -374,6 +405,20 @@ pub struct PlotArgs {
     /// One past the last heap to draw (default: all the run holds).
     #[arg(long)]
     pub to: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct FrontierArgs {
+    /// The campaign file (TOML); its folder holds the campaign's results.
+    pub campaign: PathBuf,
+    #[arg(long = "for", value_name = "DURATION", help = Shared::FOR, long_help = Shared::FOR_LONG)]
+    pub run_for: Option<String>,
+    /// GPUs to use (default: every GPU of the host; 0: the host's cores).
+    #[arg(long, value_name = "N")]
+    pub devices: Option<usize>,
+    /// Only write FRONTIER.md and frontier.csv from the reports in the folder.
+    #[arg(long)]
+    pub table: bool,
 }
 
 #[derive(Debug, Args)]

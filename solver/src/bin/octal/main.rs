@@ -8,7 +8,7 @@ mod validate;
 
 use clap::Parser;
 use cli::{Cli, Command, SurveyCommand};
-use solver::commands::{bench, carry, device, inspect, job, survey, CommandError};
+use solver::commands::{bench, carry, device, frontier, inspect, job, survey, CommandError};
 use solver::{codegen, report};
 
 fn main() {
@@ -71,6 +71,7 @@ fn run(cli: Cli) -> Result<(), CommandError> {
             None => survey::run(&validate::survey(&a)?),
         },
         Command::Bench(a) => bench::run(&validate::bench(&a)?),
+        Command::Frontier(a) => frontier::run(&validate::frontier(&a)?),
         Command::Games => {
             print!("{}", report::games_table());
             Ok(())

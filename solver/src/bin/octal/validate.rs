@@ -8,6 +8,7 @@ use octal_core::{Code, Rules, SparseKind, SparseSpace};
 use octal_engines::games;
 use solver::commands::bench::BenchConfig;
 use solver::commands::carry::RestoreConfig;
+use solver::commands::frontier::{host_devices, CampaignGame, FrontierConfig};
 use solver::commands::inspect::{CheckConfig, Heaps};
 use solver::commands::job::{Output, ResumeConfig, SolveConfig};
 use solver::commands::survey::{SurveyConfig, TableFormat};
@@ -42,7 +43,13 @@ pub fn solve(a: &SolveArgs) -> Result<SolveConfig, CommandError> {
     }
     Ok(SolveConfig {
         request,
-        output: output(a.threads, a.json, a.quiet, a.checkpoint_secs)?,
+        output: output(
+            a.threads,
+            a.json,
+            a.quiet,
+            a.checkpoint_secs,
+            a.run_for.as_deref(),
+        )?,
         values: a.values.clone(),
         out: a.out.clone(),
     })
@@ -67,7 +74,13 @@ pub fn resume(a: &ResumeArgs) -> Result<ResumeConfig, CommandError> {
         bounds: bounds(a.front.as_deref(), a.tail.as_deref())?,
         n,
         engine,
-        output: output(a.threads, a.json, a.quiet, a.checkpoint_secs)?,
+        output: output(
+            a.threads,
+            a.json,
+            a.quiet,
+            a.checkpoint_secs,
+            a.run_for.as_deref(),
+        )?,
     })
 }
 
@@ -77,12 +90,98 @@ fn output(
     json: bool,
     quiet: bool,
     checkpoint_secs: f64,
+    run_for: Option<&str>,
 ) -> Result<Output, CommandError> {
     Ok(Output {
         threads: validate_threads(threads)?,
         json,
         quiet,
         checkpoint_every: validate_secs(checkpoint_secs)?,
+        run_for: run_for.map(|s| duration("--for", s)).transpose()?,
+    })
+}
+
+/// A duration such as `90s`, `25m`, `2h` or `1d` (a number alone is seconds).
+pub fn duration(flag: &str, s: &str) -> Result<Duration, CommandError> {
+    let (number, unit) = s.split_at(s.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(s.len()));
+    let scale = match unit {
+        "" | "s" => 1.0,
+        "m" => 60.0,
+        "h" => 3600.0,
+        "d" => 86400.0,
+        _ => f64::NAN,
+    };
+    match number.parse::<f64>().map(|x| x * scale) {
+        Ok(secs) if secs.is_finite() && secs > 0.0 && secs <= 1e9 => {
+            Ok(Duration::from_secs_f64(secs))
+        }
+        _ => Err(CommandError::Input(format!(
+            "{flag} {s}: give a duration such as 90s, 25m, 2h or 1d"
+        ))),
+    }
+}
+
+/// A campaign file, as written.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CampaignFile {
+    keep: Option<String>,
+    #[serde(default)]
+    game: Vec<CampaignEntry>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CampaignEntry {
+    code: String,
+    target: String,
+    keep: Option<String>,
+}
+
+/// Reads the campaign file of `frontier` and its flags into a configuration.
+pub fn frontier(a: &FrontierArgs) -> Result<FrontierConfig, CommandError> {
+    let path = &a.campaign;
+    let text = std::fs::read_to_string(path).map_err(|source| CommandError::File {
+        what: "cannot read the campaign",
+        path: path.clone(),
+        source,
+    })?;
+    let bad = |what: String| CommandError::Input(format!("{}: {what}", path.display()));
+    let file: CampaignFile =
+        toml::from_str(&text).map_err(|e| bad(e.message().replace('\n', " ")))?;
+    if file.game.is_empty() {
+        return Err(bad("no [[game]] to run".into()));
+    }
+    let default_keep = keep(file.keep.as_deref().unwrap_or("2^26"))?;
+    let mut games = Vec::new();
+    for g in &file.game {
+        let code = parse_code(&g.code)?;
+        let keep = g
+            .keep
+            .as_deref()
+            .map(keep)
+            .transpose()?
+            .unwrap_or(default_keep);
+        let target = heaps("target", &g.target, keep)?;
+        if games.iter().any(|x: &CampaignGame| x.code == code) {
+            return Err(bad(format!("{code} is listed twice")));
+        }
+        games.push(CampaignGame { code, target, keep });
+    }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => ".".into(),
+    };
+    Ok(FrontierConfig {
+        dir,
+        games,
+        run_for: a
+            .run_for
+            .as_deref()
+            .map(|s| duration("--for", s))
+            .transpose()?,
+        devices: a.devices.unwrap_or_else(host_devices),
+        table_only: a.table,
     })
 }
 

@@ -1,0 +1,671 @@
+//! `octal frontier`: a campaign of long runs. Each game of the campaign file goes to its target
+//! in a run directory of the campaign's folder (`work/CODE`), one game a GPU of the host (or one
+//! at a time on the host's cores), the next game as one ends; each run is a child `octal`
+//! process, so that every device has a process of its own. Its checkpoint (`CODE.state`, or a
+//! snapshot `CODE.snap` for a game that keeps every value) and its last report (`CODE.json`) go
+//! to the campaign's folder as it goes and when it stops: the folder alone carries the campaign
+//! to another machine. A deadline (`--for`) stops every run cleanly before it. The folder's
+//! table (`FRONTIER.md`, `frontier.csv`) is made from those reports and the published ranges.
+
+use super::CommandError;
+use octal_core::stats::AtPower;
+use octal_core::Code;
+use octal_store::state;
+use serde_json::Value;
+use std::collections::VecDeque;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// One game of a campaign.
+#[derive(Debug, Clone)]
+pub struct CampaignGame {
+    pub code: Code,
+    /// Heaps to reach.
+    pub target: usize,
+    /// Heaps whose every value the run keeps (none: all, for games whose rare values still come).
+    pub keep: Option<usize>,
+}
+
+/// A validated `octal frontier`.
+#[derive(Debug, Clone)]
+pub struct FrontierConfig {
+    /// The campaign's folder (the campaign file's).
+    pub dir: PathBuf,
+    pub games: Vec<CampaignGame>,
+    /// Stop every run cleanly after this long.
+    pub run_for: Option<Duration>,
+    /// GPUs to run on (0: the host's cores, one game at a time).
+    pub devices: usize,
+    /// Only make the table.
+    pub table_only: bool,
+}
+
+/// Time a run's child is given, before the deadline, to write its checkpoint: this, or a
+/// quarter of the time left where that is less.
+const MARGIN: Duration = Duration::from_secs(20);
+
+/// The time a run started with `left` before the deadline computes.
+fn run_time(left: Duration) -> Duration {
+    left - MARGIN.min(left / 4)
+}
+
+/// How often the checkpoints of running games are copied to the campaign's folder, and how
+/// often progress is printed.
+const COPY_EVERY: Duration = Duration::from_secs(120);
+const PROGRESS_EVERY: Duration = Duration::from_secs(30);
+
+/// The GPUs of this host: the devices `CUDA_VISIBLE_DEVICES` names where it is set, else the
+/// NVIDIA device files.
+pub fn host_devices() -> usize {
+    if let Ok(v) = std::env::var("CUDA_VISIBLE_DEVICES") {
+        return v.split(',').filter(|d| !d.trim().is_empty()).count();
+    }
+    (0..64)
+        .take_while(|i| Path::new(&format!("/dev/nvidia{i}")).exists())
+        .count()
+}
+
+/// A game's files in the campaign's folder.
+struct Files {
+    state: PathBuf,
+    snap: PathBuf,
+    report: PathBuf,
+    work: PathBuf,
+    /// The running child's report (its stdout).
+    out: PathBuf,
+}
+
+impl Files {
+    fn of(dir: &Path, code: &Code) -> Files {
+        let name = code.to_string();
+        Files {
+            state: dir.join(format!("{name}.state")),
+            snap: dir.join(format!("{name}.snap")),
+            report: dir.join(format!("{name}.json")),
+            work: dir.join("work").join(&name),
+            out: dir.join("work").join(format!("{name}.out")),
+        }
+    }
+}
+
+/// A game's last report, if any.
+fn last_report(files: &Files) -> Option<Value> {
+    let text = std::fs::read_to_string(&files.report).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// Whether a game is done: its target reached or a period proved.
+fn done(game: &CampaignGame, report: Option<&Value>) -> bool {
+    report.is_some_and(|r| {
+        r["n"].as_u64().is_some_and(|n| n as usize >= game.target)
+            || r["period"]["proved"].as_bool() == Some(true)
+    })
+}
+
+/// What a slot is doing.
+enum Phase {
+    /// Replaying a snapshot into the run directory (a game that keeps every value, moved here).
+    Restoring,
+    /// Computing.
+    Running,
+}
+
+/// A game being computed in a slot.
+struct Running {
+    game: usize,
+    child: Child,
+    phase: Phase,
+    /// Heaps and time at the last progress line.
+    seen: Option<(usize, Instant)>,
+}
+
+/// The `octal` binary itself.
+fn me() -> Result<PathBuf, CommandError> {
+    std::env::current_exe().map_err(|source| CommandError::File {
+        what: "cannot find the octal binary",
+        path: PathBuf::from("octal"),
+        source,
+    })
+}
+
+/// `octal` with `args`, on `device` (none: the host's cores).
+fn octal(args: &[String], device: Option<usize>) -> Result<Command, CommandError> {
+    let mut c = Command::new(me()?);
+    c.args(args);
+    if let Some(d) = device {
+        c.env("CUDA_VISIBLE_DEVICES", d.to_string());
+    }
+    Ok(c)
+}
+
+/// Runs `octal` with `args` to its end: its stdout, or its last line of stderr as the error.
+fn octal_output(args: &[String]) -> Result<String, String> {
+    let out = octal(args, None)
+        .map_err(|e| e.to_string())?
+        .output()
+        .map_err(|e| e.to_string())?;
+    if out.status.success() {
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    } else {
+        let err = String::from_utf8_lossy(&out.stderr);
+        Err(err.lines().last().unwrap_or("failed").to_string())
+    }
+}
+
+fn s(p: &Path) -> String {
+    p.display().to_string()
+}
+
+/// Runs the campaign, then writes its table.
+pub fn run(cfg: &FrontierConfig) -> Result<(), CommandError> {
+    if !cfg.table_only {
+        campaign(cfg)?;
+    }
+    table(cfg)
+}
+
+fn campaign(cfg: &FrontierConfig) -> Result<(), CommandError> {
+    let started = Instant::now();
+    let deadline = cfg.run_for.map(|d| started + d);
+    std::fs::create_dir_all(cfg.dir.join("work")).map_err(|source| CommandError::File {
+        what: "cannot create",
+        path: cfg.dir.join("work"),
+        source,
+    })?;
+    // The run directories are the machine's own: the checkpoints carry the campaign.
+    let ignore = cfg.dir.join(".gitignore");
+    if !ignore.exists() {
+        std::fs::write(&ignore, "work/\n").map_err(|source| CommandError::File {
+            what: "cannot write",
+            path: ignore.clone(),
+            source,
+        })?;
+    }
+    let mut queue: VecDeque<usize> = (0..cfg.games.len())
+        .filter(|&i| {
+            let g = &cfg.games[i];
+            let finished = done(g, last_report(&Files::of(&cfg.dir, &g.code)).as_ref());
+            if finished {
+                eprintln!(
+                    "octal frontier: {} is done (target or period reached)",
+                    g.code
+                );
+            }
+            !finished
+        })
+        .collect();
+    let slots = cfg.devices.max(1);
+    let mut running: Vec<Option<Running>> = (0..slots).map(|_| None).collect();
+    let (mut copied, mut shown) = (Instant::now(), Instant::now());
+    loop {
+        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        for (slot, place) in running.iter_mut().enumerate() {
+            if place.is_some() || left.is_some_and(|l| l < Duration::from_secs(1)) {
+                continue;
+            }
+            let Some(game) = queue.pop_front() else { break };
+            match start(cfg, game, slot, left) {
+                Ok(r) => *place = Some(r),
+                Err(e) => eprintln!("octal frontier: {}: {e}", cfg.games[game].code),
+            }
+        }
+        if running.iter().all(Option::is_none) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(500));
+        for (slot, place) in running.iter_mut().enumerate() {
+            let Some(r) = place.as_mut() else { continue };
+            let status = r.child.try_wait().map_err(|source| CommandError::File {
+                what: "cannot wait for a run of",
+                path: cfg.dir.clone(),
+                source,
+            })?;
+            let Some(status) = status else { continue };
+            let game = &cfg.games[r.game];
+            let out =
+                std::fs::read_to_string(Files::of(&cfg.dir, &game.code).out).unwrap_or_default();
+            match (&r.phase, status.success()) {
+                (Phase::Restoring, true) => {
+                    let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+                    *place = Some(spawn_run(cfg, r.game, slot, left)?);
+                }
+                (Phase::Running, true) => {
+                    finished(cfg, r.game, &out);
+                    *place = None;
+                }
+                (_, false) => {
+                    eprintln!(
+                        "octal frontier: {}: the run failed ({status}); its run directory {} says where it stopped",
+                        game.code,
+                        Files::of(&cfg.dir, &game.code).work.display()
+                    );
+                    copy_checkpoint(cfg, r.game);
+                    *place = None;
+                }
+            }
+        }
+        if copied.elapsed() >= COPY_EVERY {
+            copied = Instant::now();
+            for r in running.iter().flatten() {
+                if matches!(r.phase, Phase::Running) {
+                    copy_checkpoint(cfg, r.game);
+                }
+            }
+        }
+        if shown.elapsed() >= PROGRESS_EVERY {
+            shown = Instant::now();
+            for (slot, r) in running.iter_mut().enumerate() {
+                if let Some(r) = r {
+                    progress(cfg, slot, r);
+                }
+            }
+        }
+    }
+    for g in queue {
+        eprintln!(
+            "octal frontier: {} waits for the next campaign (no time left)",
+            cfg.games[g].code
+        );
+    }
+    Ok(())
+}
+
+/// Starts game `game` in `slot`: replays its snapshot first where only that is at hand.
+fn start(
+    cfg: &FrontierConfig,
+    game: usize,
+    slot: usize,
+    left: Option<Duration>,
+) -> Result<Running, CommandError> {
+    let g = &cfg.games[game];
+    let f = Files::of(&cfg.dir, &g.code);
+    let has_run = f.work.join("checkpoint.json").exists();
+    if !has_run && !f.state.exists() && f.snap.exists() {
+        let _ = std::fs::remove_dir_all(&f.work);
+        let mut args = vec![
+            "restore".into(),
+            s(&f.snap),
+            "--out".into(),
+            s(&f.work),
+            "-q".into(),
+        ];
+        if cfg.devices > 0 {
+            args.push("--gpu".into());
+        }
+        let device = (cfg.devices > 0).then_some(slot);
+        let child = octal(&args, device)?
+            .stdout(Stdio::null())
+            .spawn()
+            .map_err(|source| CommandError::File {
+                what: "cannot start octal restore for",
+                path: f.snap.clone(),
+                source,
+            })?;
+        eprintln!("octal frontier: {}: replaying {}", g.code, f.snap.display());
+        return Ok(Running {
+            game,
+            child,
+            phase: Phase::Restoring,
+            seen: None,
+        });
+    }
+    spawn_run(cfg, game, slot, left)
+}
+
+/// Starts the run of game `game` in `slot`: its run directory resumed, else its checkpoint, else
+/// a new run; until `left` less the margin.
+fn spawn_run(
+    cfg: &FrontierConfig,
+    game: usize,
+    slot: usize,
+    left: Option<Duration>,
+) -> Result<Running, CommandError> {
+    let g = &cfg.games[game];
+    let f = Files::of(&cfg.dir, &g.code);
+    let target = g.target.to_string();
+    let mut args: Vec<String> = if f.work.join("checkpoint.json").exists() {
+        vec!["resume".into(), s(&f.work), "-n".into(), target]
+    } else if f.state.exists() {
+        let _ = std::fs::remove_dir_all(&f.work);
+        let args = ["resume", &s(&f.state), "--out", &s(&f.work), "-n", &target];
+        args.map(String::from).to_vec()
+    } else {
+        let _ = std::fs::remove_dir_all(&f.work);
+        let keep = g.keep.map_or("all".to_string(), |k| k.to_string());
+        let code = g.code.to_string();
+        let args = [
+            "solve",
+            &code,
+            "-n",
+            &target,
+            "--out",
+            &s(&f.work),
+            "--keep",
+            &keep,
+            "--check-period",
+        ];
+        args.map(String::from).to_vec()
+    };
+    args.extend(["--json", "-q", "--checkpoint-secs", "30"].map(String::from));
+    if let Some(l) = left {
+        let secs = run_time(l).as_secs_f64().max(0.5);
+        args.extend(["--for".to_string(), format!("{secs:.1}s")]);
+    }
+    if cfg.devices > 0 {
+        args.push("--gpu".into());
+    }
+    let device = (cfg.devices > 0).then_some(slot);
+    // The report goes to a file: a pipe read only at the end would fill and stall the run.
+    let report = std::fs::File::create(&f.out).map_err(|source| CommandError::File {
+        what: "cannot write",
+        path: f.out.clone(),
+        source,
+    })?;
+    let child = octal(&args, device)?
+        .stdout(report)
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|source| CommandError::File {
+            what: "cannot start octal for",
+            path: f.work.clone(),
+            source,
+        })?;
+    let on = match device {
+        Some(d) => format!("GPU {d}"),
+        None => "the host's cores".to_string(),
+    };
+    eprintln!(
+        "octal frontier: {} on {on}: {} to {}",
+        g.code, args[0], g.target
+    );
+    Ok(Running {
+        game,
+        child,
+        phase: Phase::Running,
+        seen: None,
+    })
+}
+
+/// A run of game `game` ended with the report `out`: the report and the checkpoint go to the
+/// campaign's folder, a proved period is said loudly.
+fn finished(cfg: &FrontierConfig, game: usize, out: &str) {
+    let g = &cfg.games[game];
+    let f = Files::of(&cfg.dir, &g.code);
+    let Ok(report) = serde_json::from_str::<Value>(out.trim()) else {
+        eprintln!("octal frontier: {}: the run printed no report", g.code);
+        return;
+    };
+    let pretty = serde_json::to_string_pretty(&report).expect("a JSON value") + "\n";
+    if let Err(e) = std::fs::write(&f.report, pretty) {
+        eprintln!("octal frontier: cannot write {}: {e}", f.report.display());
+    }
+    copy_checkpoint(cfg, game);
+    let n = report["n"].as_u64().unwrap_or(0);
+    if report["period"]["proved"].as_bool() == Some(true) {
+        let p = &report["period"];
+        eprintln!(
+            "octal frontier: *** {}: A PERIOD IS PROVED: period {}, preperiod {}, checked to {} heaps ***",
+            g.code, p["period"], p["preperiod"], p["checked_to"]
+        );
+    } else if report["time_up"].as_bool() == Some(true) {
+        eprintln!(
+            "octal frontier: {}: stopped at {n} heaps (the deadline); the next campaign goes on",
+            g.code
+        );
+    } else {
+        eprintln!("octal frontier: {}: reached {n} heaps", g.code);
+    }
+}
+
+/// Copies the checkpoint of game `game`'s run directory to the campaign's folder (a state, or a
+/// snapshot for a run that keeps every value), atomically.
+fn copy_checkpoint(cfg: &FrontierConfig, game: usize) {
+    let g = &cfg.games[game];
+    let f = Files::of(&cfg.dir, &g.code);
+    let (verb, to) = match g.keep {
+        Some(_) => ("checkpoint", &f.state),
+        None => ("snapshot", &f.snap),
+    };
+    let fresh = to.with_extension("new");
+    let args = [verb.into(), s(&f.work), "-o".into(), s(&fresh)];
+    match octal_output(&args).map(|_| std::fs::rename(&fresh, to)) {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => eprintln!("octal frontier: cannot write {}: {e}", to.display()),
+        Err(e) => eprintln!("octal frontier: {}: no checkpoint now: {e}", g.code),
+    }
+}
+
+/// Prints where the run in `slot` stands: heaps, rate and ETA.
+fn progress(cfg: &FrontierConfig, slot: usize, r: &mut Running) {
+    let g = &cfg.games[r.game];
+    if matches!(r.phase, Phase::Restoring) {
+        eprintln!("octal frontier: {} (slot {slot}): replaying", g.code);
+        return;
+    }
+    let Some(n) = reached(&Files::of(&cfg.dir, &g.code).work) else {
+        return;
+    };
+    let now = Instant::now();
+    let line = match r.seen {
+        Some((before, then)) if n > before => {
+            let rate = (n - before) as f64 / now.duration_since(then).as_secs_f64();
+            let eta = (g.target.saturating_sub(n)) as f64 / rate;
+            format!(
+                "{:.3e} heaps (2^{:.2}) of 2^{:.2}, {:.2} M/s since the last line, ETA {}",
+                n as f64,
+                (n as f64).log2(),
+                (g.target as f64).log2(),
+                rate / 1e6,
+                human_secs(eta)
+            )
+        }
+        _ => format!("{:.3e} heaps (2^{:.2})", n as f64, (n.max(1) as f64).log2()),
+    };
+    eprintln!("octal frontier: {} (slot {slot}): {line}", g.code);
+    r.seen = Some((n, now));
+}
+
+/// The heaps a run directory holds: its state's past --keep, else the values it stored.
+fn reached(work: &Path) -> Option<usize> {
+    let c: Value =
+        serde_json::from_str(&std::fs::read_to_string(work.join("checkpoint.json")).ok()?).ok()?;
+    if c["bounded"].as_bool() == Some(true) {
+        Some(state::read(&work.join("state.bin")).ok()?.header.heaps)
+    } else {
+        c["count"].as_u64().map(|n| n as usize)
+    }
+}
+
+/// Seconds as `1d 2h`, `3h 4m`, `5m 6s`.
+fn human_secs(secs: f64) -> String {
+    let s = secs.max(0.0).round() as u64;
+    match s {
+        s if s >= 86400 => format!("{}d {}h", s / 86400, s % 86400 / 3600),
+        s if s >= 3600 => format!("{}h {}m", s / 3600, s % 3600 / 60),
+        s => format!("{}m {}s", s / 60, s % 60),
+    }
+}
+
+/// A published range of a game (`published.tsv` of the campaign's folder, the columns of the
+/// frontier table: code, n_log2, by, rare_count, last_rare, max_value, max_value_at).
+struct Published {
+    code: String,
+    n_log2: String,
+    by: String,
+    rare_count: Option<u64>,
+    last_rare: Option<u64>,
+    max_value: Option<u64>,
+    max_value_at: Option<u64>,
+}
+
+fn published(dir: &Path) -> Vec<Published> {
+    let Ok(text) = std::fs::read_to_string(dir.join("published.tsv")) else {
+        return Vec::new();
+    };
+    let num = |s: Option<&&str>| s.and_then(|s| s.trim().parse::<u64>().ok());
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("code\t"))
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .filter(|c| c.len() >= 3)
+        .map(|c| Published {
+            code: c[0].to_string(),
+            n_log2: c[1].to_string(),
+            by: c[2].to_string(),
+            rare_count: num(c.get(3)),
+            last_rare: num(c.get(4)),
+            max_value: num(c.get(5)),
+            max_value_at: num(c.get(6)),
+        })
+        .collect()
+}
+
+/// The statistics at the power of two `n` of a report.
+fn at_power(report: &Value, n: u64) -> Option<AtPower> {
+    report["powers_of_two"]
+        .as_array()?
+        .iter()
+        .find(|p| p["n"].as_u64() == Some(n))
+        .and_then(|p| {
+            let rare = match (p["rare_count"].as_u64(), p["last_rare"].as_u64()) {
+                (Some(c), Some(l)) => Some((c as usize, l as usize)),
+                _ => None,
+            };
+            Some(AtPower {
+                n: n as usize,
+                max_value: p["max_value"].as_u64()? as u16,
+                max_value_at: p["max_value_at"].as_u64()? as usize,
+                rare,
+                fnv1a64: 0,
+                p_positions: p["p_positions"].as_u64()? as usize,
+                last_p_position: p["last_p_position"].as_u64()? as usize,
+                segment_fnv1a64: 0,
+                histogram: Vec::new(),
+            })
+        })
+}
+
+/// The published statistics against octal's at the published range: "equal", the first
+/// difference, or why they cannot be compared.
+fn against(p: &Published, report: &Value) -> String {
+    let Ok(k) = p.n_log2.trim().parse::<u32>() else {
+        return format!(
+            "the range 2^{} is not a power of two octal records",
+            p.n_log2
+        );
+    };
+    let Some(at) = at_power(report, 1u64 << k) else {
+        return "not reached".into();
+    };
+    let facts = [
+        ("rare count", p.rare_count, at.rare.map(|r| r.0 as u64)),
+        ("last rare heap", p.last_rare, at.rare.map(|r| r.1 as u64)),
+        ("largest value", p.max_value, Some(at.max_value as u64)),
+        (
+            "its first heap",
+            p.max_value_at,
+            Some(at.max_value_at as u64),
+        ),
+    ];
+    let compared: Vec<_> = facts.iter().filter(|f| f.1.is_some()).collect();
+    if compared.is_empty() {
+        return "no statistic published".into();
+    }
+    match compared.iter().find(|f| f.1 != f.2) {
+        Some((what, theirs, ours)) => format!(
+            "differs: {what} {} published, {} here",
+            theirs.unwrap_or(0),
+            ours.map_or("none".into(), |o| o.to_string())
+        ),
+        None => {
+            let names: Vec<&str> = compared.iter().map(|f| f.0).collect();
+            format!("equal ({})", names.join(", "))
+        }
+    }
+}
+
+/// Writes `FRONTIER.md` and `frontier.csv` from the games' reports and `published.tsv`.
+fn table(cfg: &FrontierConfig) -> Result<(), CommandError> {
+    let published = published(&cfg.dir);
+    let mut md = String::from(
+        "# The frontier\n\nEach game of the campaign: the furthest published range and by whom, \
+         the range octal reached (verified values), the published statistics against octal's at \
+         the published range, and octal's statistics at its own range. Made by `octal frontier \
+         CAMPAIGN.toml --table` from the reports in this folder; a game's checkpoint \
+         (`CODE.state`) carries it on. Statistics past a published range come from runs that \
+         hold only their front and tail: they are not yet checked a second time by the exact \
+         definition (`octal check --rare` needs every value).\n\n\
+         | game | published | by | octal | against the published | largest value (first heap) | rare heaps (last) | P-positions (last) | period |\n\
+         |---|---|---|---|---|---|---|---|---|\n",
+    );
+    let mut csv = String::from(
+        "code,published_log2,published_by,octal_n,octal_log2,against_published,max_value,max_value_at,rare_count,last_rare,p_positions,last_p_position,period\n",
+    );
+    for g in &cfg.games {
+        let code = g.code.to_string();
+        let report = last_report(&Files::of(&cfg.dir, &g.code));
+        let p = published.iter().find(|p| p.code == code);
+        let (range, by) = p.map_or(("-".into(), "-".into()), |p| {
+            (format!("2^{}", p.n_log2), p.by.clone())
+        });
+        let Some(r) = report else {
+            let _ = writeln!(md, "| {code} | {range} | {by} | not run yet | | | | | |");
+            let _ = writeln!(
+                csv,
+                "{code},{},{},,,,,,,,,,",
+                p.map_or("", |p| &p.n_log2),
+                by
+            );
+            continue;
+        };
+        let n = r["n"].as_u64().unwrap_or(0);
+        let vs = p.map_or("no published range".into(), |p| against(p, &r));
+        let num = |k: &str| r[k].as_u64().map_or(String::new(), |v| v.to_string());
+        let sparse = |k: &str| {
+            r["sparse"][k]
+                .as_u64()
+                .map_or(String::new(), |v| v.to_string())
+        };
+        let period = match r["period"]["proved"].as_bool() {
+            Some(true) => format!(
+                "PROVED: period {}, preperiod {}",
+                r["period"]["period"], r["period"]["preperiod"]
+            ),
+            _ => "none found".into(),
+        };
+        let _ = writeln!(
+            md,
+            "| {code} | {range} | {by} | {n} (2^{:.2}) | {vs} | {} ({}) | {} ({}) | {} ({}) | {period} |",
+            (n.max(1) as f64).log2(),
+            num("max_value"),
+            num("max_value_at"),
+            sparse("rare_count"),
+            sparse("last_rare"),
+            num("p_positions"),
+            num("last_p_position"),
+        );
+        let _ = writeln!(
+            csv,
+            "{code},{},{},{n},{:.4},\"{vs}\",{},{},{},{},{},{},\"{period}\"",
+            p.map_or("", |p| &p.n_log2),
+            by,
+            (n.max(1) as f64).log2(),
+            num("max_value"),
+            num("max_value_at"),
+            sparse("rare_count"),
+            sparse("last_rare"),
+            num("p_positions"),
+            num("last_p_position"),
+        );
+    }
+    for (name, text) in [("FRONTIER.md", md), ("frontier.csv", csv)] {
+        let path = cfg.dir.join(name);
+        std::fs::write(&path, text).map_err(|source| CommandError::File {
+            what: "cannot write",
+            path,
+            source,
+        })?;
+    }
+    Ok(())
+}

@@ -1,0 +1,149 @@
+//! Campaigns (`octal frontier`) at CI sizes on the host's cores: a campaign stopped by its
+//! deadline and carried to another folder by its checkpoints alone goes on to the statistics of
+//! the run that never stopped; a game whose values prove a period ends and is not run again;
+//! the frontier table is made again byte for byte from the reports, the repository's own too.
+
+#[allow(dead_code)]
+mod common;
+
+use common::{octal, tmp};
+use serde_json::Value;
+use std::path::Path;
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn report(dir: &Path, code: &str) -> Value {
+    let text = std::fs::read_to_string(dir.join(format!("{code}.json"))).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+fn copy_folder(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_file() {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_campaign_stopped_and_moved_goes_on_to_the_same_statistics() {
+    let dir = tmp("campaign");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("c.toml");
+    std::fs::write(
+        &file,
+        "keep = \"2^20\"\n\
+         [[game]]\ncode = \".161\"\ntarget = \"2^23\"\n\
+         [[game]]\ncode = \".16\"\ntarget = \"2^22\"\nkeep = \"all\"\n",
+    )
+    .unwrap();
+    // Stopped by its deadline, the first game short of its target, with its checkpoint.
+    let first = octal(&["frontier", s(&file), "--devices", "0", "--for", "3s"]);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let early = report(&dir, "0.161");
+    assert_eq!(early["time_up"], true);
+    let n = early["n"].as_u64().unwrap();
+    assert!(n > 1 << 20 && n < 1 << 23, "stopped at {n}");
+    assert!(dir.join("0.161.state").exists());
+    // The folder without its run directories, elsewhere: the checkpoints carry the campaign.
+    let moved = tmp("campaign-moved");
+    let _ = std::fs::remove_dir_all(&moved);
+    copy_folder(&dir, &moved);
+    let file = moved.join("c.toml");
+    let on = octal(&["frontier", s(&file), "--devices", "0"]);
+    assert!(
+        on.status.success(),
+        "{}",
+        String::from_utf8_lossy(&on.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&on.stderr);
+    assert!(stderr.contains("A PERIOD IS PROVED"), "{stderr}");
+    let done = report(&moved, "0.161");
+    assert_eq!(done["n"], 1 << 23);
+    let straight = octal(&["solve", ".161", "-n", "2^23", "--json", "-q"]);
+    let straight: Value = serde_json::from_slice(&straight.stdout).unwrap();
+    for k in [
+        "fnv1a64",
+        "max_value",
+        "max_value_at",
+        "powers_of_two",
+        "sparse",
+    ] {
+        assert_eq!(done[k], straight[k], "{k}");
+    }
+    // .16's period (Flammenkamp: period 149459, preperiod 105351) ends it.
+    let p = &report(&moved, "0.16")["period"];
+    assert_eq!(
+        (&p["period"], &p["preperiod"]),
+        (&149459.into(), &105351.into())
+    );
+    // Nothing is left to run; the table is made again byte for byte.
+    let table = std::fs::read(moved.join("FRONTIER.md")).unwrap();
+    let again = octal(&["frontier", s(&file), "--devices", "0"]);
+    assert!(String::from_utf8_lossy(&again.stderr).contains("0.161 is done"));
+    let only = octal(&["frontier", s(&file), "--table"]);
+    assert!(only.status.success());
+    assert_eq!(std::fs::read(moved.join("FRONTIER.md")).unwrap(), table);
+    let csv = std::fs::read_to_string(moved.join("frontier.csv")).unwrap();
+    assert!(
+        csv.lines().any(|l| l.starts_with("0.161,,-,8388608,")),
+        "{csv}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&moved).unwrap();
+}
+
+/// The repository's frontier table is what `octal frontier --table` makes of its reports.
+#[test]
+fn the_committed_frontier_table_is_made_from_the_committed_reports() {
+    let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/frontier");
+    let copy = tmp("frontier-committed");
+    let _ = std::fs::remove_dir_all(&copy);
+    copy_folder(&results, &copy);
+    let out = octal(&["frontier", s(&copy.join("campaign.toml")), "--table"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for name in ["FRONTIER.md", "frontier.csv"] {
+        assert_eq!(
+            std::fs::read(copy.join(name)).unwrap(),
+            std::fs::read(results.join(name)).unwrap(),
+            "{name}"
+        );
+    }
+    std::fs::remove_dir_all(&copy).unwrap();
+}
+
+#[test]
+fn bad_campaigns_are_refused_with_one_line() {
+    let dir = tmp("campaign-bad");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (text, says) in [
+        ("[[game]]\ncode = \".161\"\n", "missing field `target`"),
+        ("keep = \"2^20\"\n", "no [[game]]"),
+        ("[[game]]\ncode = \".9x\"\ntarget = \"2^20\"\n", "invalid code"),
+        (
+            "[[game]]\ncode = \".161\"\ntarget = \"2^20\"\n[[game]]\ncode = \".161\"\ntarget = \"2^21\"\n",
+            "listed twice",
+        ),
+    ] {
+        let file = dir.join("c.toml");
+        std::fs::write(&file, text).unwrap();
+        let out = octal(&["frontier", s(&file), "--devices", "0"]);
+        assert_eq!(out.status.code(), Some(2), "{text}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says) && err.lines().count() == 1, "{text}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
