@@ -284,32 +284,16 @@ fn start(
     let has_run = f.work.join("checkpoint.json").exists();
     if !has_run && !f.state.exists() && f.snap.exists() {
         let _ = std::fs::remove_dir_all(&f.work);
-        let mut args = vec![
+        let args = vec![
             "restore".into(),
             s(&f.snap),
             "--out".into(),
             s(&f.work),
             "-q".into(),
         ];
-        if cfg.devices > 0 {
-            args.push("--gpu".into());
-        }
-        let device = (cfg.devices > 0).then_some(slot);
-        let child = octal(&args, device)?
-            .stdout(Stdio::null())
-            .spawn()
-            .map_err(|source| CommandError::File {
-                what: "cannot start octal restore for",
-                path: f.snap.clone(),
-                source,
-            })?;
         eprintln!("octal frontier: {}: replaying {}", g.code, f.snap.display());
-        return Ok(Running {
-            game,
-            child,
-            phase: Phase::Restoring,
-            seen: None,
-        });
+        let running = (game, Phase::Restoring);
+        return spawn(cfg, slot, args, Stdio::null(), &f.snap, running);
     }
     spawn_run(cfg, game, slot, left)
 }
@@ -353,37 +337,57 @@ fn spawn_run(
         let secs = run_time(l).as_secs_f64().max(0.5);
         args.extend(["--for".to_string(), format!("{secs:.1}s")]);
     }
-    if cfg.devices > 0 {
-        args.push("--gpu".into());
-    }
-    let device = (cfg.devices > 0).then_some(slot);
     // The report goes to a file: a pipe read only at the end would fill and stall the run.
     let report = std::fs::File::create(&f.out).map_err(|source| CommandError::File {
         what: "cannot write",
         path: f.out.clone(),
         source,
     })?;
-    let child = octal(&args, device)?
-        .stdout(report)
-        .stderr(Stdio::inherit())
-        .spawn()
-        .map_err(|source| CommandError::File {
-            what: "cannot start octal for",
-            path: f.work.clone(),
-            source,
-        })?;
-    let on = match device {
-        Some(d) => format!("GPU {d}"),
-        None => "the host's cores".to_string(),
+    let on = match cfg.devices {
+        0 => "the host's cores".to_string(),
+        _ => format!("GPU {slot}"),
     };
     eprintln!(
         "octal frontier: {} on {on}: {} to {}",
         g.code, args[0], g.target
     );
+    spawn(
+        cfg,
+        slot,
+        args,
+        report.into(),
+        &f.work,
+        (game, Phase::Running),
+    )
+}
+
+/// Starts `octal` with `args` in `slot` (on its GPU, with --gpu, where the campaign has GPUs),
+/// its stdout to `stdout`, for `game` in `phase`; `path` names what it works on in errors.
+fn spawn(
+    cfg: &FrontierConfig,
+    slot: usize,
+    mut args: Vec<String>,
+    stdout: Stdio,
+    path: &Path,
+    (game, phase): (usize, Phase),
+) -> Result<Running, CommandError> {
+    if cfg.devices > 0 {
+        args.push("--gpu".into());
+    }
+    let device = (cfg.devices > 0).then_some(slot);
+    let child = octal(&args, device)?
+        .stdout(stdout)
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|source| CommandError::File {
+            what: "cannot start octal for",
+            path: path.to_path_buf(),
+            source,
+        })?;
     Ok(Running {
         game,
         child,
-        phase: Phase::Running,
+        phase,
         seen: None,
     })
 }
