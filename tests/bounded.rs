@@ -6,32 +6,12 @@
 
 mod common;
 
-use common::{data, octal, tmp};
+use common::{data, fresh_dir, json, octal, s};
 use octal_core::exact;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
-
-fn json(out: &Output) -> Value {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
-
-fn fresh_dir(name: &str) -> PathBuf {
-    let dir = tmp(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    let _ = std::fs::remove_file(&dir);
-    dir
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 /// What two runs of the same heaps must agree on, wherever they stopped and whatever they kept.
 fn facts(j: &Value) -> Vec<Value> {
@@ -51,6 +31,23 @@ fn facts(j: &Value) -> Vec<Value> {
     .collect()
 }
 
+/// `octal solve CODE -n N --keep 2^16 --out DIR -q` with the flags `more`.
+fn past_2_16(code: &str, n: &str, dir: &Path, more: &[&str]) -> Output {
+    let mut args = vec![
+        "solve",
+        code,
+        "-n",
+        n,
+        "--keep",
+        "2^16",
+        "--out",
+        s(dir),
+        "-q",
+    ];
+    args.extend_from_slice(more);
+    octal(&args)
+}
+
 /// The run that keeps every value, as JSON.
 fn kept_all(code: &str, n: &str) -> Value {
     json(&octal(&[
@@ -66,18 +63,7 @@ fn kept_all(code: &str, n: &str) -> Value {
 fn a_bounded_run_equals_one_that_keeps_every_value() {
     for (code, n) in [(".161", "2^20"), (".6", "2^21")] {
         let dir = fresh_dir(&format!("equal{code}"));
-        let out = octal(&[
-            "solve",
-            code,
-            "-n",
-            n,
-            "--keep",
-            "2^16",
-            "--out",
-            s(&dir),
-            "--json",
-            "-q",
-        ]);
+        let out = past_2_16(code, n, &dir, &["--json"]);
         let bounded = json(&out);
         let grown = String::from_utf8_lossy(&out.stderr)
             .matches("front, which is now")
@@ -198,17 +184,7 @@ fn a_game_that_needs_every_value_stops_at_keep() {
         (".004", "no sparse space makes its sparse heaps rare"),
     ] {
         let dir = fresh_dir(&format!("needs{code}"));
-        let out = octal(&[
-            "solve",
-            code,
-            "-n",
-            "2^18",
-            "--keep",
-            "2^16",
-            "--out",
-            s(&dir),
-            "-q",
-        ]);
+        let out = past_2_16(code, "2^18", &dir, &[]);
         assert_eq!(out.status.code(), Some(1), "{code}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
@@ -288,18 +264,7 @@ fn killed_and_carried_runs_equal_the_run_that_never_stopped() {
     assert_eq!(facts(&resumed), facts(&straight), "seed {seed}");
     // A checkpoint of a run stopped half way, moved, resumed in a new directory.
     let half = fresh_dir("half");
-    json(&octal(&[
-        "solve",
-        ".161",
-        "-n",
-        "2^21",
-        "--keep",
-        "2^16",
-        "--out",
-        s(&half),
-        "--json",
-        "-q",
-    ]));
+    json(&past_2_16(".161", "2^21", &half, &["--json"]));
     let file = fresh_dir("half.state");
     assert!(octal(&["checkpoint", s(&half), "-o", s(&file)])
         .status
@@ -373,19 +338,7 @@ fn killed_and_carried_runs_equal_the_run_that_never_stopped() {
 #[test]
 fn a_front_too_small_stops_and_resumes_with_a_larger_one() {
     let dir = fresh_dir("front");
-    let out = octal(&[
-        "solve",
-        ".161",
-        "-n",
-        "2^20",
-        "--keep",
-        "2^16",
-        "--front",
-        "40",
-        "--out",
-        s(&dir),
-        "-q",
-    ]);
+    let out = past_2_16(".161", "2^20", &dir, &["--front", "40"]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -417,18 +370,7 @@ fn a_front_too_small_stops_and_resumes_with_a_larger_one() {
 #[test]
 fn bad_checkpoints_are_refused() {
     let dir = fresh_dir("bad-src");
-    json(&octal(&[
-        "solve",
-        ".161",
-        "-n",
-        "2^18",
-        "--keep",
-        "2^16",
-        "--out",
-        s(&dir),
-        "--json",
-        "-q",
-    ]));
+    json(&past_2_16(".161", "2^18", &dir, &["--json"]));
     let good = fresh_dir("good.state");
     assert!(octal(&["checkpoint", s(&dir), "-o", s(&good)])
         .status
@@ -457,18 +399,7 @@ fn bad_checkpoints_are_refused() {
     }
     // The state of another game in a run directory.
     let other = fresh_dir("bad-other");
-    json(&octal(&[
-        "solve",
-        ".6",
-        "-n",
-        "2^18",
-        "--keep",
-        "2^16",
-        "--out",
-        s(&other),
-        "--json",
-        "-q",
-    ]));
+    json(&past_2_16(".6", "2^18", &other, &["--json"]));
     std::fs::copy(dir.join("state.bin"), other.join("state.bin")).unwrap();
     let out = octal(&["resume", s(&other), "-n", "2^19", "-q"]);
     assert_eq!(out.status.code(), Some(2));

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{data, octal, tmp};
+use common::{data, json, octal, tmp};
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -13,13 +13,7 @@ fn solve_json(args: &[&str]) -> Value {
     let mut all = vec!["solve"];
     all.extend_from_slice(args);
     all.push("--json");
-    let out = octal(&all);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("stdout is one JSON object")
+    json(&octal(&all))
 }
 
 /// Values from a b-file written by `--values`.

@@ -3,16 +3,11 @@
 //! the run that never stopped; a game whose values prove a period ends and is not run again;
 //! the frontier table is made again byte for byte from the reports, the repository's own too.
 
-#[allow(dead_code)]
 mod common;
 
-use common::{octal, tmp};
+use common::{octal, s, tmp};
 use serde_json::Value;
 use std::path::Path;
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 fn report(dir: &Path, code: &str) -> Value {
     let text = std::fs::read_to_string(dir.join(format!("{code}.json"))).unwrap();

@@ -10,7 +10,6 @@
 #![cfg(feature = "gpu")]
 
 // The end-to-end tests' helpers; these tests read `tests/data` with them and run no binary.
-#[allow(dead_code)]
 mod common;
 
 use octal_core::codec::value_bits;

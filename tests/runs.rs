@@ -6,29 +6,14 @@
 
 mod common;
 
-use common::{data, octal, tmp};
+use common::{data, fresh_dir, json, octal};
 use octal_core::RareTable;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 const OCTAL: &str = env!("CARGO_BIN_EXE_octal");
-
-fn json(out: &Output) -> Value {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
-
-fn fresh_dir(name: &str) -> PathBuf {
-    let dir = tmp(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
 
 /// The fields that must not depend on interruptions.
 fn result(j: &Value) -> Vec<Value> {

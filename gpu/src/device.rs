@@ -45,12 +45,17 @@ impl Gpu {
     /// Checks that the driver, NVRTC and a device are there, initialising the driver (about
     /// half of the time an opening takes): what the helper of [`crate::found::find_beside`] does.
     pub fn find() -> Result<(), GpuError> {
-        libraries_present()?;
-        cudarc::driver::result::init()?;
-        if CudaContext::device_count()? < 1 {
+        if Gpu::count()? < 1 {
             return Err(GpuError::NoDevice);
         }
         Ok(())
+    }
+
+    /// The devices this process sees (after `CUDA_VISIBLE_DEVICES`), the driver initialised.
+    pub fn count() -> Result<usize, GpuError> {
+        libraries_present()?;
+        cudarc::driver::result::init()?;
+        Ok(CudaContext::device_count()?.max(0) as usize)
     }
 
     /// Device 0 opened on `find`'s initialised driver: its context, streams and architecture.

@@ -115,6 +115,14 @@ pub fn find_device() -> Result<(), GpuError> {
     Err(GpuError::NotBuilt)
 }
 
+/// The devices this process sees (after `CUDA_VISIBLE_DEVICES`), the driver initialised here.
+pub fn device_count() -> Result<usize, GpuError> {
+    #[cfg(feature = "cuda")]
+    return device::Gpu::count();
+    #[cfg(not(feature = "cuda"))]
+    Err(GpuError::NotBuilt)
+}
+
 /// The open device 0: a handle, which clones share (none can exist without the `cuda`
 /// feature).
 #[derive(Clone)]

@@ -53,7 +53,7 @@ pub use compile::{compile, nvrtc_present};
 pub use engine::DeviceEngine;
 pub use error::GpuError;
 pub use found::FOUND;
-pub use handle::{find_beside, find_device, open_beside, Device, Opening};
+pub use handle::{device_count, find_beside, find_device, open_beside, Device, Opening};
 #[cfg(feature = "cuda")]
 pub use launch::Resident;
 pub use state::{Readiness, RunDevice};

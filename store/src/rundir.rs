@@ -865,6 +865,13 @@ pub fn check_state(dir: &Path, c: &Checkpoint) -> Result<Option<State>, RunDirEr
     Ok(Some(state))
 }
 
+/// How many heaps the run in `dir` holds, read without the lock and without its values: its
+/// state's past `keep` heaps, else the values its checkpoint counts.
+pub fn heaps(dir: &Path) -> Result<usize, RunDirError> {
+    let c = read_checkpoint(&dir.join("checkpoint.json"))?;
+    Ok(check_state(dir, &c)?.map_or(c.count, |s| s.header.heaps))
+}
+
 /// Removes the run in `dir` if its checkpoint counts no value (a run that failed at its start):
 /// the run's files, and the directory if that leaves it empty. Anything else stays.
 pub fn discard_if_empty(dir: &Path) {

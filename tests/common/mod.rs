@@ -1,6 +1,8 @@
-//! What the end-to-end tests share: running the `octal` binary, reading `tests/data`, and a
-//! scratch folder of the test process.
+//! What the end-to-end tests share: running the `octal` binary and reading its JSON, reading
+//! `tests/data`, and a scratch folder of the test process. Each test binary uses part of it.
+#![allow(dead_code)]
 
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -31,4 +33,27 @@ pub fn tmp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("octal-tests-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
+}
+
+/// `name` in the scratch folder, removed first (a folder or a file of that name).
+pub fn fresh_dir(name: &str) -> PathBuf {
+    let dir = tmp(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_file(&dir);
+    dir
+}
+
+/// The one JSON object a successful `octal` printed (failing with its stderr otherwise).
+pub fn json(out: &Output) -> Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+/// A path as an argument.
+pub fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
 }

@@ -11,10 +11,10 @@ use crate::request::Bounds;
 use crate::request::EngineChoice;
 use crate::solve;
 use octal_core::stats::Summarizer;
-use octal_core::{Code, Kept, RareTable};
+use octal_core::{Code, Kept, RareTable, SparseSpace};
 use octal_gpu::Device;
 use octal_store::rundir::{self, Checkpoint, Mark, Recorder, RunDirError};
-use octal_store::snapshot;
+use octal_store::snapshot::{self, SnapshotHeader};
 use octal_store::state::{SpaceAt, State, StateHeader, STATE_FORMAT};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -35,16 +35,8 @@ pub struct RestoreConfig {
 /// `octal checkpoint`: writes the state of the run in `dir` to `output`: the run's own past
 /// `--keep`, else the front and tail such a run would hold of its values.
 pub fn checkpoint(dir: &Path, output: &Path) -> Result<(), CommandError> {
-    let (c, values) = rundir::check(dir)?;
-    let mut state = match rundir::check_state(dir, &c)? {
-        Some(state) => state,
-        None => state_of(dir, &c, &values)?,
-    };
-    state.save(output)?;
+    let (state, size) = write_state(dir, output)?;
     let h = &state.header;
-    let size = std::fs::metadata(output)
-        .map_err(super::file_error("cannot read", output))?
-        .len();
     println!(
         "{}: {} heaps of {} under {}: the first {} and last {} values, {} rare heaps and the statistics, {:.2} MiB; octal resume {} --out DIR goes on",
         output.display(),
@@ -105,8 +97,43 @@ fn state_of(dir: &Path, c: &Checkpoint, values: &[u16]) -> Result<State, Command
     })
 }
 
+/// Writes the state of the run in `dir` to `output` (see [`checkpoint`]): the state and the
+/// file's size in bytes.
+pub fn write_state(dir: &Path, output: &Path) -> Result<(State, u64), CommandError> {
+    let (c, values) = rundir::check(dir)?;
+    let mut state = match rundir::check_state(dir, &c)? {
+        Some(state) => state,
+        None => state_of(dir, &c, &values)?,
+    };
+    state.save(output)?;
+    let size = std::fs::metadata(output)
+        .map_err(super::file_error("cannot read", output))?
+        .len();
+    Ok((state, size))
+}
+
 /// `octal snapshot`: writes the snapshot of the run in `dir` to `output`.
 pub fn snapshot(dir: &Path, output: &Path) -> Result<(), CommandError> {
+    let (h, space, size) = write_snapshot(dir, output)?;
+    println!(
+        "{}: {} heaps of {} as {} rare values under {space} and {} first heaps, {:.2} MiB, fnv1a64 {}",
+        output.display(),
+        h.n,
+        h.code,
+        h.rare,
+        h.exact,
+        size as f64 / (1u64 << 20) as f64,
+        h.fnv1a64
+    );
+    Ok(())
+}
+
+/// Writes the snapshot of the run in `dir` to `output`: its header, the run's space and the
+/// file's size in bytes.
+pub fn write_snapshot(
+    dir: &Path,
+    output: &Path,
+) -> Result<(SnapshotHeader, SparseSpace, u64), CommandError> {
     let (c, values) = rundir::check(dir)?;
     let code = c
         .code
@@ -122,17 +149,7 @@ pub fn snapshot(dir: &Path, output: &Path) -> Result<(), CommandError> {
     let size = std::fs::metadata(output)
         .map_err(super::file_error("cannot read", output))?
         .len();
-    println!(
-        "{}: {} heaps of {} as {} rare values under {space} and {} first heaps, {:.2} MiB, fnv1a64 {}",
-        output.display(),
-        h.n,
-        h.code,
-        h.rare,
-        h.exact,
-        size as f64 / (1u64 << 20) as f64,
-        h.fnv1a64
-    );
-    Ok(())
+    Ok((h, space, size))
 }
 
 /// `octal restore`: makes a run directory from a snapshot, its values replayed and checked.

@@ -7,10 +7,9 @@
 //! to another machine. A deadline (`--for`) stops every run cleanly before it. The folder's
 //! table (`FRONTIER.md`, `frontier.csv`) is made from those reports and the published ranges.
 
-use super::CommandError;
-use octal_core::stats::AtPower;
+use super::{carry, CommandError};
 use octal_core::Code;
-use octal_store::state;
+use octal_store::rundir;
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::fmt::Write as _;
@@ -55,17 +54,6 @@ fn run_time(left: Duration) -> Duration {
 /// often progress is printed.
 const COPY_EVERY: Duration = Duration::from_secs(120);
 const PROGRESS_EVERY: Duration = Duration::from_secs(30);
-
-/// The GPUs of this host: the devices `CUDA_VISIBLE_DEVICES` names where it is set, else the
-/// NVIDIA device files.
-pub fn host_devices() -> usize {
-    if let Ok(v) = std::env::var("CUDA_VISIBLE_DEVICES") {
-        return v.split(',').filter(|d| !d.trim().is_empty()).count();
-    }
-    (0..64)
-        .take_while(|i| Path::new(&format!("/dev/nvidia{i}")).exists())
-        .count()
-}
 
 /// A game's files in the campaign's folder.
 struct Files {
@@ -138,20 +126,6 @@ fn octal(args: &[String], device: Option<usize>) -> Result<Command, CommandError
         c.env("CUDA_VISIBLE_DEVICES", d.to_string());
     }
     Ok(c)
-}
-
-/// Runs `octal` with `args` to its end: its stdout, or its last line of stderr as the error.
-fn octal_output(args: &[String]) -> Result<String, String> {
-    let out = octal(args, None)
-        .map_err(|e| e.to_string())?
-        .output()
-        .map_err(|e| e.to_string())?;
-    if out.status.success() {
-        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
-    } else {
-        let err = String::from_utf8_lossy(&out.stderr);
-        Err(err.lines().last().unwrap_or("failed").to_string())
-    }
 }
 
 fn s(p: &Path) -> String {
@@ -428,13 +402,13 @@ fn finished(cfg: &FrontierConfig, game: usize, out: &str) {
 fn copy_checkpoint(cfg: &FrontierConfig, game: usize) {
     let g = &cfg.games[game];
     let f = Files::of(&cfg.dir, &g.code);
-    let (verb, to) = match g.keep {
-        Some(_) => ("checkpoint", &f.state),
-        None => ("snapshot", &f.snap),
-    };
+    let to = if g.keep.is_some() { &f.state } else { &f.snap };
     let fresh = to.with_extension("new");
-    let args = [verb.into(), s(&f.work), "-o".into(), s(&fresh)];
-    match octal_output(&args).map(|_| std::fs::rename(&fresh, to)) {
+    let written = match g.keep {
+        Some(_) => carry::write_state(&f.work, &fresh).map(|_| ()),
+        None => carry::write_snapshot(&f.work, &fresh).map(|_| ()),
+    };
+    match written.map(|()| std::fs::rename(&fresh, to)) {
         Ok(Ok(())) => {}
         Ok(Err(e)) => eprintln!("octal frontier: cannot write {}: {e}", to.display()),
         Err(e) => eprintln!("octal frontier: {}: no checkpoint now: {e}", g.code),
@@ -448,7 +422,7 @@ fn progress(cfg: &FrontierConfig, slot: usize, r: &mut Running) {
         eprintln!("octal frontier: {} (slot {slot}): replaying", g.code);
         return;
     }
-    let Some(n) = reached(&Files::of(&cfg.dir, &g.code).work) else {
+    let Ok(n) = rundir::heaps(&Files::of(&cfg.dir, &g.code).work) else {
         return;
     };
     let now = Instant::now();
@@ -469,17 +443,6 @@ fn progress(cfg: &FrontierConfig, slot: usize, r: &mut Running) {
     };
     eprintln!("octal frontier: {} (slot {slot}): {line}", g.code);
     r.seen = Some((n, now));
-}
-
-/// The heaps a run directory holds: its state's past --keep, else the values it stored.
-fn reached(work: &Path) -> Option<usize> {
-    let c: Value =
-        serde_json::from_str(&std::fs::read_to_string(work.join("checkpoint.json")).ok()?).ok()?;
-    if c["bounded"].as_bool() == Some(true) {
-        Some(state::read(&work.join("state.bin")).ok()?.header.heaps)
-    } else {
-        c["count"].as_u64().map(|n| n as usize)
-    }
 }
 
 /// Seconds as `1d 2h`, `3h 4m`, `5m 6s`.
@@ -525,31 +488,6 @@ fn published(dir: &Path) -> Vec<Published> {
         .collect()
 }
 
-/// The statistics at the power of two `n` of a report.
-fn at_power(report: &Value, n: u64) -> Option<AtPower> {
-    report["powers_of_two"]
-        .as_array()?
-        .iter()
-        .find(|p| p["n"].as_u64() == Some(n))
-        .and_then(|p| {
-            let rare = match (p["rare_count"].as_u64(), p["last_rare"].as_u64()) {
-                (Some(c), Some(l)) => Some((c as usize, l as usize)),
-                _ => None,
-            };
-            Some(AtPower {
-                n: n as usize,
-                max_value: p["max_value"].as_u64()? as u16,
-                max_value_at: p["max_value_at"].as_u64()? as usize,
-                rare,
-                fnv1a64: 0,
-                p_positions: p["p_positions"].as_u64()? as usize,
-                last_p_position: p["last_p_position"].as_u64()? as usize,
-                segment_fnv1a64: 0,
-                histogram: Vec::new(),
-            })
-        })
-}
-
 /// The published statistics against octal's at the published range: "equal", the first
 /// difference, or why they cannot be compared.
 fn against(p: &Published, report: &Value) -> String {
@@ -559,28 +497,25 @@ fn against(p: &Published, report: &Value) -> String {
             p.n_log2
         );
     };
-    let Some(at) = at_power(report, 1u64 << k) else {
+    let powers = report["powers_of_two"].as_array();
+    let Some(at) = powers.and_then(|ps| ps.iter().find(|x| x["n"].as_u64() == Some(1 << k))) else {
         return "not reached".into();
     };
     let facts = [
-        ("rare count", p.rare_count, at.rare.map(|r| r.0 as u64)),
-        ("last rare heap", p.last_rare, at.rare.map(|r| r.1 as u64)),
-        ("largest value", p.max_value, Some(at.max_value as u64)),
-        (
-            "its first heap",
-            p.max_value_at,
-            Some(at.max_value_at as u64),
-        ),
+        ("rare count", p.rare_count, "rare_count"),
+        ("last rare heap", p.last_rare, "last_rare"),
+        ("largest value", p.max_value, "max_value"),
+        ("its first heap", p.max_value_at, "max_value_at"),
     ];
     let compared: Vec<_> = facts.iter().filter(|f| f.1.is_some()).collect();
     if compared.is_empty() {
         return "no statistic published".into();
     }
-    match compared.iter().find(|f| f.1 != f.2) {
-        Some((what, theirs, ours)) => format!(
+    match compared.iter().find(|f| f.1 != at[f.2].as_u64()) {
+        Some((what, theirs, key)) => format!(
             "differs: {what} {} published, {} here",
             theirs.unwrap_or(0),
-            ours.map_or("none".into(), |o| o.to_string())
+            at[*key].as_u64().map_or("none".into(), |o| o.to_string())
         ),
         None => {
             let names: Vec<&str> = compared.iter().map(|f| f.0).collect();

@@ -8,7 +8,7 @@ use octal_core::{Code, Rules, SparseKind, SparseSpace};
 use octal_engines::games;
 use solver::commands::bench::BenchConfig;
 use solver::commands::carry::RestoreConfig;
-use solver::commands::frontier::{host_devices, CampaignGame, FrontierConfig};
+use solver::commands::frontier::{CampaignGame, FrontierConfig};
 use solver::commands::inspect::{CheckConfig, Heaps};
 use solver::commands::job::{Output, ResumeConfig, SolveConfig};
 use solver::commands::survey::{SurveyConfig, TableFormat};
@@ -180,7 +180,12 @@ pub fn frontier(a: &FrontierArgs) -> Result<FrontierConfig, CommandError> {
             .as_deref()
             .map(|s| duration("--for", s))
             .transpose()?,
-        devices: a.devices.unwrap_or_else(host_devices),
+        // Every GPU this process sees (none without a driver), unless only the table is made.
+        devices: match (a.devices, a.table) {
+            (Some(d), _) => d,
+            (None, true) => 0,
+            (None, false) => octal_gpu::device_count().unwrap_or(0),
+        },
         table_only: a.table,
     })
 }
