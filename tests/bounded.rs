@@ -6,12 +6,12 @@
 
 mod common;
 
-use common::{data, fresh_dir, json, octal, s};
+use common::{data, fresh_dir, json, octal, run_and_kill, s, Rng};
 use octal_core::exact;
 use serde_json::Value;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::process::Output;
+use std::time::Duration;
 
 /// What two runs of the same heaps must agree on, wherever they stopped and whatever they kept.
 fn facts(j: &Value) -> Vec<Value> {
@@ -199,41 +199,13 @@ fn a_game_that_needs_every_value_stops_at_keep() {
     }
 }
 
-/// A small xorshift generator, seeded from the clock (the seed is printed on failure).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-}
-
-fn run_and_kill(args: &[&str], after: Duration) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_octal"))
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(after);
-    let _ = child.kill(); // SIGKILL
-    let _ = child.wait();
-}
-
 /// Killed at random moments past `--keep` and resumed, a run equals the one that never
 /// stopped; so does one carried by its checkpoint to another directory and resumed there, and
 /// `octal status` reads the checkpoint as it reads a run directory.
 #[test]
 fn killed_and_carried_runs_equal_the_run_that_never_stopped() {
-    let seed = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_nanos() as u64
-        | 1;
-    let mut rng = Rng(seed);
+    let mut rng = Rng::from_clock();
+    let seed = rng.seed();
     let straight = kept_all(".161", "2^22");
     let dir = fresh_dir("killed");
     let args = [

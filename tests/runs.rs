@@ -6,12 +6,12 @@
 
 mod common;
 
-use common::{data, fresh_dir, json, octal};
+use common::{data, fresh_dir, json, octal, run_and_kill, Rng};
 use octal_core::RareTable;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 const OCTAL: &str = env!("CARGO_BIN_EXE_octal");
 
@@ -34,30 +34,6 @@ fn result(j: &Value) -> Vec<Value> {
     .collect()
 }
 
-/// A small xorshift generator, seeded from the clock (the seed is printed on failure).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-}
-
-fn run_and_kill(args: &[&str], after: Duration) {
-    let mut child = Command::new(OCTAL)
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(after);
-    let _ = child.kill(); // SIGKILL
-    let _ = child.wait();
-}
-
 /// Runs Officers to `n` heaps with the `engine` flags in a fresh run directory, SIGKILLs it (3
 /// `pause` plus up to `jitter` after its start) and eight resumes (`pause` plus up to `jitter`
 /// after each start) at random moments, checks the directory after each kill, and finishes it.
@@ -75,12 +51,8 @@ fn killed_and_whole(
     let whole = json(&octal(&[&solve[..], &["--json", "-q"]].concat()));
     let dir = fresh_dir(name);
     let d = dir.to_str().unwrap();
-    let seed = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_nanos() as u64
-        | 1;
-    let mut rng = Rng(seed);
+    let mut rng = Rng::from_clock();
+    let seed = rng.seed();
     let mut moment = |pauses: u32| {
         pauses * pause + Duration::from_millis(rng.below(jitter.as_millis() as u64 + 1))
     };

@@ -4,7 +4,8 @@
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// Runs the `octal` binary with `args`.
 pub fn octal(args: &[&str]) -> Output {
@@ -56,4 +57,39 @@ pub fn json(out: &Output) -> Value {
 /// A path as an argument.
 pub fn s(p: &Path) -> &str {
     p.to_str().unwrap()
+}
+
+/// A small xorshift generator, seeded from the clock (tests print the seed on failure).
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn from_clock() -> Rng {
+        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).unwrap();
+        Rng(nanos.as_nanos() as u64 | 1)
+    }
+
+    /// The seed, for a message (before the first draw).
+    pub fn seed(&self) -> u64 {
+        self.0
+    }
+
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// Runs `octal` with `args` and SIGKILLs it `after` its start.
+pub fn run_and_kill(args: &[&str], after: Duration) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_octal"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    let _ = child.kill(); // SIGKILL
+    let _ = child.wait();
 }
