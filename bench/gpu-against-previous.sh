@@ -15,10 +15,11 @@ for round in 1 2; do
         bin=$prev
         [ "$which" = this ] && bin=$new
         "$bin" solve .6 -n 1e9 --gpu --json -q > "$out/$which-$round.json" 2> "$out/$which-$round.err"
-        rate=$(grep -o '"values_per_second":[0-9.e+]*' "$out/$which-$round.json" | cut -d: -f2)
-        fnv=$(grep -o '"fnv1a64":"[0-9a-f]*"' "$out/$which-$round.json" | cut -d'"' -f4)
-        awk -v w="$which" -v k="$round" -v r="$rate" -v f="$fnv" 'BEGIN {
-            printf "%-8s round %d: %.2f M verified values/s, fnv1a64 %s\n", w, k, r / 1e6, f }' |
-            tee -a "$out/summary.txt"
+        python3 -c 'import json, sys
+a = sys.argv
+r = json.load(open(a[1]))
+print("%-8s round %s: %.2f M verified values/s, %.2f s, fnv1a64 %s" % (
+    a[2], a[3], r["values_per_second"] / 1e6, r["seconds"], r["fnv1a64"]))' \
+            "$out/$which-$round.json" "$which" "$round" | tee -a "$out/summary.txt"
     done
 done

@@ -123,46 +123,72 @@ impl Summarizer {
             "heaps {from}.. fed before heap {}",
             self.sum.n
         );
-        let s = &mut self.sum;
-        for (n, &v) in (from..).zip(values).skip(s.n - from) {
-            self.hash.write_value(v);
-            self.segment.write_value(v);
-            if usize::from(v) >= self.counts.len() {
-                self.counts.resize(usize::from(v) + 1, 0);
+        let mut values = &values[(self.sum.n - from).min(values.len())..];
+        while !values.is_empty() {
+            // Up to the next power of two, where the statistics are taken.
+            let power = (self.sum.n + 1).next_power_of_two().max(FIRST_POWER);
+            let (piece, rest) = values.split_at((power - self.sum.n).min(values.len()));
+            self.fold(piece);
+            if self.sum.n == power {
+                self.take_power();
             }
-            self.counts[usize::from(v)] += 1;
-            if v > s.max_value {
-                (s.max_value, s.max_value_at) = (v, n);
+            values = rest;
+        }
+    }
+
+    /// Folds in `values`, the heaps after the ones fed, with every running figure in a local (the
+    /// two hash chains are the loop's whole latency: they must not pass through memory).
+    fn fold(&mut self, values: &[u16]) {
+        let (mut hash, mut segment) = (self.hash, self.segment);
+        let s = &mut self.sum;
+        let (mut max, mut max_at) = (s.max_value, s.max_value_at);
+        let (mut p_positions, mut last_p) = (s.p_positions, s.last_p_position);
+        let mut rare = s.rare;
+        let space = self.space;
+        let counts = &mut self.counts;
+        for (n, &v) in (s.n..).zip(values) {
+            hash.write_value(v);
+            segment.write_value(v);
+            if usize::from(v) >= counts.len() {
+                counts.resize(usize::from(v) + 1, 0);
+            }
+            counts[usize::from(v)] += 1;
+            if v > max {
+                (max, max_at) = (v, n);
             }
             if v == 0 {
-                s.p_positions += 1;
-                s.last_p_position = n;
+                p_positions += 1;
+                last_p = n;
             }
-            if let (Some(space), Some(r)) = (&self.space, s.rare.as_mut()) {
+            if let (Some(space), Some(r)) = (&space, rare.as_mut()) {
                 if space.is_rare(n, v) {
                     *r = (r.0 + 1, n, v);
                 }
             }
-            if n + 1 >= FIRST_POWER && (n + 1).is_power_of_two() {
-                s.powers.push(AtPower {
-                    n: n + 1,
-                    max_value: s.max_value,
-                    max_value_at: s.max_value_at,
-                    rare: s.rare.map(|r| (r.0, r.1)),
-                    fnv1a64: self.hash.finish(),
-                    p_positions: s.p_positions,
-                    last_p_position: s.last_p_position,
-                    segment_fnv1a64: self.segment.finish(),
-                    histogram: (0..)
-                        .zip(&self.counts)
-                        .filter(|e| *e.1 > 0)
-                        .map(|(v, &c)| (v, c))
-                        .collect(),
-                });
-                self.segment = Fnv1a64::new();
-            }
-            s.n = n + 1;
         }
+        (self.hash, self.segment) = (hash, segment);
+        (s.max_value, s.max_value_at) = (max, max_at);
+        (s.p_positions, s.last_p_position) = (p_positions, last_p);
+        s.rare = rare;
+        s.n += values.len();
+    }
+
+    /// The statistics at the power of two just reached, and a new segment.
+    fn take_power(&mut self) {
+        let histogram = self.histogram();
+        let s = &mut self.sum;
+        s.powers.push(AtPower {
+            n: s.n,
+            max_value: s.max_value,
+            max_value_at: s.max_value_at,
+            rare: s.rare.map(|r| (r.0, r.1)),
+            fnv1a64: self.hash.finish(),
+            p_positions: s.p_positions,
+            last_p_position: s.last_p_position,
+            segment_fnv1a64: self.segment.finish(),
+            histogram,
+        });
+        self.segment = Fnv1a64::new();
     }
 
     /// How many of the heaps fed so far take each value: (value, count) for every value taken.
