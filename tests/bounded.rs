@@ -337,6 +337,36 @@ fn a_front_too_small_stops_and_resumes_with_a_larger_one() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Officers past `--keep 2^20` grows its front at heap 1697097: a run with a run directory
+/// reads the heaps it needs from the directory's values.bin, a run without one computes them
+/// again; both end as the run that keeps every value.
+#[test]
+fn a_growing_front_is_read_where_the_run_directory_keeps_it() {
+    let dir = fresh_dir("front-read");
+    let all = facts(&kept_all(".6", "2^21"));
+    for out_dir in [Some(&dir), None] {
+        let mut args = vec![
+            "solve", ".6", "-n", "2^21", "--keep", "2^20", "--json", "-q",
+        ];
+        if let Some(d) = out_dir {
+            args.extend(["--out", s(d)]);
+        }
+        let out = octal(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        let how = if out_dir.is_some() {
+            "read from the run directory's values.bin"
+        } else {
+            "computed again"
+        };
+        assert!(
+            err.contains(&format!("heap 1697097: its proof needs a split past the run's front, which is now its first 524288 values ({how}")),
+            "{err}"
+        );
+        assert_eq!(facts(&json(&out)), all);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A damaged checkpoint, one of another version, a file that is none, and a run directory
 /// whose state is another game's are refused with one line (exit 2), nothing written.
 #[test]
@@ -409,7 +439,19 @@ fn a_bounded_gpu_run_equals_one_that_keeps_every_value() {
             "-q",
         ]));
         assert_eq!(half["engine"], "gpu", "{code}");
-        assert_eq!(facts(&half), facts(&kept_all(code, "2^24")), "{code}");
+        let all = facts(&kept_all(code, "2^24"));
+        assert_eq!(facts(&half), all, "{code}");
+        // Without a run directory, the front Officers grows to is computed again on the device.
+        let out = octal(&[
+            "solve", code, "-n", "2^24", "--keep", "2^20", "--gpu", "--json", "-q",
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            err.contains("(computed again"),
+            code == ".6",
+            "{code}: {err}"
+        );
+        assert_eq!(facts(&json(&out)), all, "{code}");
         let file = fresh_dir(&format!("gpu{code}.state"));
         assert!(octal(&["checkpoint", s(&dir), "-o", s(&file)])
             .status

@@ -155,11 +155,13 @@ pub enum Notice {
         rare: usize,
     },
     /// At heap `heap`, whose proof needed a split past the front, a bounded run's front grew to
-    /// its first `front` values (computed again) and its tail to at least `tail`.
+    /// its first `front` values (read from the run directory where `read`, else computed again)
+    /// and its tail to at least `tail`.
     FrontGrown {
         heap: usize,
         front: usize,
         tail: usize,
+        read: bool,
     },
 }
 

@@ -4,6 +4,7 @@
 use octal_core::discover::DISCOVERY_START;
 use octal_core::{Code, SparseSpace};
 use std::fmt;
+use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Instant;
 
@@ -103,6 +104,9 @@ pub struct Request {
     pub bounds: Bounds,
     /// Stop cleanly at this moment, with every value computed so far proved (`--for`).
     pub until: Option<Instant>,
+    /// The run directory whose `values.bin` keeps the run's first heaps: a bounded run whose
+    /// front grows reads them there instead of computing them again.
+    pub kept_in: Option<PathBuf>,
 }
 
 /// The heaps a run that holds only its first and last values keeps: the front (the smaller
@@ -154,6 +158,7 @@ impl Request {
             keep: None,
             bounds: Bounds::default(),
             until: None,
+            kept_in: None,
         }
     }
 }

@@ -872,6 +872,20 @@ pub fn heaps(dir: &Path) -> Result<usize, RunDirError> {
     Ok(check_state(dir, &c)?.map_or(c.count, |s| s.header.heaps))
 }
 
+/// The values of heaps `0..heaps` as the run in `dir` keeps them in its `values.bin` (read
+/// without the lock, every chunk checked), or none where it keeps fewer.
+pub fn kept_values(dir: &Path, heaps: usize) -> Result<Option<Vec<u16>>, RunDirError> {
+    let mut c = read_checkpoint(&dir.join("checkpoint.json"))?;
+    if c.count < heaps {
+        return Ok(None);
+    }
+    // Whole chunks, so that each is checked against its checksum.
+    c.count = heaps.next_multiple_of(CHUNK).min(c.count);
+    let mut values = read_values(&dir.join("values.bin"), &mut c, ValueStore::memory())?;
+    values.truncate(heaps);
+    Ok(Some(values.to_vec()))
+}
+
 /// Removes the run in `dir` if its checkpoint counts no value (a run that failed at its start):
 /// the run's files, and the directory if that leaves it empty. Anything else stays.
 pub fn discard_if_empty(dir: &Path) {

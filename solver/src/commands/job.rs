@@ -162,6 +162,7 @@ pub fn resume(cfg: &ResumeConfig, find_device: impl FnOnce()) -> Result<(), Comm
     if let Some(e) = Request::size_error(n, request.keep) {
         return Err(CommandError::Input(format!("-n {e}")));
     }
+    request.kept_in = Some(recorder.dir().to_path_buf());
     let mut state = state;
     if let (Some(front), Some(h)) = (cfg.bounds.front, state.as_mut()) {
         widen_front(&request, &mut values, h, front, cfg.output.threads)?;
@@ -182,7 +183,8 @@ pub fn resume(cfg: &ResumeConfig, find_device: impl FnOnce()) -> Result<(), Comm
 }
 
 /// Gives the bounded run `values` (its state `h`) a front of `front` heaps: the values of the
-/// heaps it lacks are computed again, and checked against the run's fingerprints at every power
+/// heaps it lacks are read from its run directory where it keeps them, else computed again, and
+/// checked against the run's fingerprints at every power
 /// of two they reach. The tail the run keeps grows to match (as the run goes on: the heaps it
 /// dropped are not at hand).
 fn widen_front(
@@ -197,7 +199,8 @@ fn widen_front(
     }
     let front = front.min(h.heaps);
     let held = values.kept().front();
-    let g = &pool(threads)?.install(|| solve::front_again(&req.code, held, front))?[..];
+    let (g, read) = pool(threads)?.install(|| solve::front_again(req, held, front))?;
+    let g = &g[..];
     let recomputed = Summarizer::fed_with(h.summarizer.space(), g);
     for (a, b) in recomputed.powers().iter().zip(h.summarizer.powers()) {
         if a.fnv1a64 != b.fnv1a64 {
@@ -211,7 +214,8 @@ fn widen_front(
     values.reframe(g.to_vec(), tail);
     h.tail = tail;
     eprintln!(
-        "octal: the front is now {front} heaps (recomputed, every fingerprint equal); the tail grows to {tail} heaps as the run goes on"
+        "octal: the front is now {front} heaps ({}, every fingerprint equal); the tail grows to {tail} heaps as the run goes on",
+        if read { "read from the run directory's values.bin" } else { "recomputed" }
     );
     Ok(())
 }
@@ -267,8 +271,18 @@ fn notice_printer() -> impl FnMut(&Notice) {
         } => eprintln!(
             "octal: from heap {heap} on, the run holds its first {front} values, at least its last {tail} and its {rare} rare heaps (--keep {heap}); the run directory's values.bin keeps heaps below {heap}"
         ),
-        &Notice::FrontGrown { heap, front, tail } => eprintln!(
-            "octal: heap {heap}: its proof needs a split past the run's front, which is now its first {front} values (computed again, equal to the ones it held); the tail grows to {tail} heaps"
+        &Notice::FrontGrown {
+            heap,
+            front,
+            tail,
+            read,
+        } => eprintln!(
+            "octal: heap {heap}: its proof needs a split past the run's front, which is now its first {front} values ({}, equal to the ones it held); the tail grows to {tail} heaps",
+            if read {
+                "read from the run directory's values.bin"
+            } else {
+                "computed again"
+            }
         ),
         Notice::Discovered(_) => {}
     }
@@ -308,6 +322,7 @@ fn execute(
     let bar = progress_bar(cfg.request.n, out.quiet, HEAPS_BAR);
     let request = Request {
         until: out.run_for.map(|d| start + d),
+        kept_in: recorder.as_ref().map(|r| r.dir().to_path_buf()),
         ..cfg.request.clone()
     };
     // The space in use and its changes, as discovery and the run say; a bounded run's tail.

@@ -16,12 +16,13 @@ use crate::request::{EngineChoice, Request};
 pub(crate) use driver::bounds;
 use driver::Driver;
 use octal_core::period::PeriodSearch;
-use octal_core::{discover, Code, Kept};
+use octal_core::{discover, Kept};
 use octal_engines::games;
 use octal_engines::marking::grow_by_marking;
 use octal_engines::stretch::Notice;
 use octal_gpu::RunDevice;
 use octal_store::run_values::RunValues;
+use octal_store::rundir;
 use octal_store::values::ValueStore;
 use std::time::Instant;
 
@@ -120,13 +121,14 @@ pub fn solve_watched(
                 let Some(wider) = wider_front(g, front, rules.t) else {
                     return Err(SolveError::Unsettled { heap, front });
                 };
-                let values = front_again(&req.code, g.kept().front(), wider)?;
+                let (values, read) = front_again(req, g.kept().front(), wider)?;
                 let tail = g.tail().unwrap_or(0).max(2 * wider);
                 g.reframe(values, tail);
                 notify(Notice::FrontGrown {
                     heap,
                     front: wider,
                     tail,
+                    read,
                 });
             }
             other => break other?,
@@ -166,14 +168,32 @@ fn wider_front(g: &RunValues, front: usize, t: usize) -> Option<usize> {
     (wider > front).then_some(wider)
 }
 
-/// The values of heaps `0..front` of `code` computed again (a verified run that keeps them, on
-/// the current pool), which must begin with `held`, the ones a bounded run holds.
-pub fn front_again(code: &Code, held: &[u16], front: usize) -> Result<Vec<u16>, SolveError> {
-    let again = Request::new(code.clone(), front);
-    let g = solve(&again, &mut |_| {})?.values.to_vec();
+/// The values of heaps `0..front` of `req.code`, which must begin with `held`, the ones a
+/// bounded run holds: read from the run directory that keeps them (true), else computed again
+/// (a verified run that keeps them, on the GPU for a GPU run, else on the current pool).
+pub fn front_again(
+    req: &Request,
+    held: &[u16],
+    front: usize,
+) -> Result<(Vec<u16>, bool), SolveError> {
+    let kept = match &req.kept_in {
+        Some(dir) => rundir::kept_values(dir, front)?,
+        None => None,
+    };
+    let read = kept.is_some();
+    let g = match kept {
+        Some(g) => g,
+        None => {
+            let mut again = Request::new(req.code.clone(), front);
+            if req.engine == EngineChoice::Gpu {
+                again.engine = EngineChoice::Gpu;
+            }
+            solve(&again, &mut |_| {})?.values.to_vec()
+        }
+    };
     match held.iter().zip(&g).position(|(a, b)| a != b) {
         Some(heap) => Err(SolveError::FrontDiffers { heap }),
-        None => Ok(g),
+        None => Ok((g, read)),
     }
 }
 
