@@ -38,7 +38,7 @@ fn refused(args: &[&str], why: &str) {
 }
 
 /// The budget of the tests' three-digit survey: every period that shows within 1000 heaps, and
-/// the harder ones whose proof needs at most this many heaps.
+/// the harder ones whose proof needs at most this many heaps (no game goes on past it).
 const BUDGET: usize = 1 << 14;
 
 /// The three-digit survey, computed once for all the tests that read it.
@@ -52,6 +52,8 @@ fn survey() -> &'static Survey {
             "--digits",
             "3",
             "--max-n",
+            &budget,
+            "--grow-to",
             &budget,
             "--out",
             dir.to_str().unwrap(),
@@ -318,7 +320,16 @@ fn three_shards_merged_equal_the_whole_survey() {
     let budget = BUDGET.to_string();
     // A survey of `digits` digits to `budget` in `dir`.
     let run = |digits: &str, dir: &Path, budget: &str, extra: &[&str]| {
-        let mut args = vec!["survey", "--digits", digits, "--max-n", budget, "--quiet"];
+        let mut args = vec![
+            "survey",
+            "--digits",
+            digits,
+            "--max-n",
+            budget,
+            "--grow-to",
+            budget,
+            "--quiet",
+        ];
         args.extend_from_slice(&["--out", dir.to_str().unwrap()]);
         args.extend_from_slice(extra);
         ok(&args);
@@ -376,6 +387,51 @@ fn three_shards_merged_equal_the_whole_survey() {
     );
 }
 
+/// A game whose sparse space holds goes on past the budget: `.16` and `.56`, whose proofs need
+/// 5.1e5 and 6.5e5 heaps, are proved with tczajka's periods from a budget of 2^14; every open
+/// game that went on kept to the rule (at most `--grow-to`, and heaps x rare heaps within
+/// 2^32); a second survey gives the same tables byte for byte.
+#[test]
+fn games_whose_space_holds_grow_past_the_budget() {
+    let grow_to = 1usize << 20;
+    let dirs: Vec<PathBuf> = (0..2).map(|k| fresh(&format!("two-grown-{k}"))).collect();
+    for d in &dirs {
+        ok(&[
+            "survey",
+            "--digits",
+            "2",
+            "--max-n",
+            "2^14",
+            "--grow-to",
+            "2^20",
+            "--quiet",
+            "--out",
+            d.to_str().unwrap(),
+        ]);
+    }
+    same_tables(&dirs[0], &dirs[1]);
+    let s = Survey::read(&dirs[0]);
+    let solved = data("tczajka-solved.tsv");
+    for code in ["0.16", "0.56"] {
+        let r = solved.iter().find(|r| r[0] == code).unwrap();
+        let (class, _) = s.class_of(code);
+        assert_eq!(class["period"]["preperiod"], r[1].parse::<u64>().unwrap());
+        assert_eq!(class["period"]["period"], r[2].parse::<u64>().unwrap());
+        assert!(class["n"].as_u64().unwrap() > 1 << 18, "{code}");
+    }
+    let mut grown = 0;
+    for c in s.classes.values().filter(|c| c["status"] == "open") {
+        let n = c["n"].as_u64().unwrap() as usize;
+        assert!((1 << 14..=grow_to).contains(&n), "{c}");
+        if n > 1 << 14 {
+            grown += 1;
+            let rare = c["sparse"]["rare_count"].as_u64().unwrap() as usize;
+            assert!(n <= (1usize << 32) / rare, "{c}");
+        }
+    }
+    assert!(grown > 0, "no open game went on past the budget");
+}
+
 #[test]
 fn a_survey_killed_twice_and_resumed_equals_an_uninterrupted_one() {
     let whole = survey();
@@ -386,6 +442,8 @@ fn a_survey_killed_twice_and_resumed_equals_an_uninterrupted_one() {
         "--digits",
         "3",
         "--max-n",
+        &budget,
+        "--grow-to",
         &budget,
         "--quiet",
         "--out",

@@ -8,6 +8,7 @@
 //!
 //! * [`codes`]: the codes of a survey, their order, and shards;
 //! * [`rules`]: the lone-token and redundant-move rules, which prove values equal from codes alone;
+//! * [`growth`]: how far a game is computed: the budget, and past it while its space holds;
 //! * [`record`]: what computing one game leaves behind;
 //! * [`classes`]: classes from the rule and from proved periods;
 //! * [`tables`]: the Markdown, CSV and JSON tables;
@@ -15,6 +16,7 @@
 
 pub mod classes;
 pub mod codes;
+pub mod growth;
 pub mod record;
 pub mod rules;
 pub mod store;

@@ -25,15 +25,23 @@ use std::path::{Path, PathBuf};
 pub struct Meta {
     pub digits: usize,
     pub max_n: usize,
+    /// The most heaps a game whose sparse space holds goes on to past `max_n`
+    /// ([`crate::growth`]); none: every game stops at `max_n`.
+    #[serde(default)]
+    pub grow_to: Option<usize>,
     /// The version of octal that computed it.
     pub version: String,
     pub shard: Shard,
 }
 
 impl Meta {
-    fn describe(&self) -> String {
+    /// The survey in words: its digits, budget, version and shard.
+    pub fn describe(&self) -> String {
+        let grow = self
+            .grow_to
+            .map_or(String::new(), |g| format!(" (growing to {g})"));
         format!(
-            "a survey of {} digits to {} heaps by octal {} (shard {})",
+            "a survey of {} digits to {} heaps{grow} by octal {} (shard {})",
             self.digits, self.max_n, self.version, self.shard
         )
     }
@@ -144,6 +152,7 @@ impl SurveyDir {
                 if held.digits != meta.digits
                     || held.version != meta.version
                     || held.shard != meta.shard
+                    || held.grow_to != meta.grow_to
                 {
                     return Err(StoreError::Different {
                         path: path.to_path_buf(),
@@ -274,6 +283,7 @@ impl SurveyDir {
         let about = About {
             digits: self.meta.digits,
             max_n: self.meta.max_n,
+            grow_to: self.meta.grow_to,
             codes: codes(self.meta.digits).len(),
             version: &self.meta.version,
         };
@@ -308,10 +318,11 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<SurveyDir, StoreError> {
     let mut seen = vec![false; count];
     for s in &shards {
         let m = &s.meta;
-        if (m.digits, m.max_n, &m.version, m.shard.count)
+        if (m.digits, m.max_n, m.grow_to, &m.version, m.shard.count)
             != (
                 first.meta.digits,
                 first.meta.max_n,
+                first.meta.grow_to,
                 &first.meta.version,
                 count,
             )

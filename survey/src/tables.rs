@@ -18,6 +18,8 @@ pub const SHORT: usize = 1000;
 pub struct About<'a> {
     pub digits: usize,
     pub max_n: usize,
+    /// The most heaps a game whose sparse space holds goes on to ([`crate::growth`]).
+    pub grow_to: Option<usize>,
     pub codes: usize,
     pub version: &'a str,
 }
@@ -112,7 +114,7 @@ pub fn markdown(about: &About, c: &Classes) -> String {
         s,
         "{} codes (`d0.d1..dk` with d0 in {{0, 4}}, 1 <= k <= {}, dk nonzero, and `4.0`) in {} \
          classes: {} periodic ({} with preperiod + period <= {SHORT}, {} harder) and {} open \
-         within the budget of {} heaps a game. Computed by octal {}.\n",
+         within the budget of {} heaps a game{}. Computed by octal {}.\n",
         about.codes,
         about.digits,
         c.classes.len(),
@@ -121,6 +123,12 @@ pub fn markdown(about: &About, c: &Classes) -> String {
         harder.len(),
         open.len(),
         about.max_n,
+        about.grow_to.map_or(String::new(), |g| format!(
+            " (a game whose sparse space holds goes on past it, doubling its heaps while the \
+             last half of them hold at most a sixteenth of its rare heaps, to at most {g} heaps \
+             and at most heaps x rare heaps = 2^{})",
+            crate::growth::GROWTH_WORK.trailing_zeros()
+        )),
         about.version
     );
     s.push_str(
@@ -281,6 +289,7 @@ pub fn json(about: &About, c: &Classes) -> String {
     let v = json!({
         "digits": about.digits,
         "max_n": about.max_n,
+        "grow_to": about.grow_to,
         "codes": about.codes,
         "version": about.version,
         "classes": c.classes.iter().map(class_json).collect::<Vec<_>>(),

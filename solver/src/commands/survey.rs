@@ -5,11 +5,14 @@
 use super::job::progress_bar;
 use super::{file_error, pool, CommandError};
 use crate::request::{EngineChoice, Request};
-use crate::solve::solve;
+use crate::solve::{solve, solve_watched};
 use octal_core::stats::Summary;
 use octal_core::Code;
+use octal_store::run_values::RunValues;
+use octal_store::values::ValueStore;
 use octal_survey::classes::{classify, Classes};
 use octal_survey::codes::{Shard, MAX_SURVEY_DIGITS};
+use octal_survey::growth::next_stage;
 use octal_survey::record::{GameRecord, PeriodRecord, SparseRecord, HEAD};
 use octal_survey::store::{self, Meta, SurveyDir};
 use std::path::PathBuf;
@@ -26,6 +29,8 @@ pub struct SurveyConfig {
     pub digits: Option<usize>,
     /// The heap budget of every game.
     pub max_n: Option<usize>,
+    /// The most heaps a game whose sparse space holds goes on to (`octal_survey::growth`).
+    pub grow_to: Option<usize>,
     /// The directory of a new survey (default `survey-D`).
     pub out: Option<PathBuf>,
     /// The table to print on standard output.
@@ -37,9 +42,10 @@ pub struct SurveyConfig {
     pub quiet: bool,
 }
 
-/// The default heap budget a game: the three-digit survey proves every period that shows
-/// within it and ends in about ten minutes on two cores.
+/// The default heap budget a game (a game whose sparse space holds goes on past it, to
+/// [`DEFAULT_GROW_TO`]).
 pub const DEFAULT_MAX_N: usize = 1 << 18;
+pub use octal_survey::growth::DEFAULT_GROW_TO;
 
 /// The table printed on standard output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,12 +98,13 @@ pub fn run(args: &SurveyConfig) -> Result<()> {
             let held = &dir.meta;
             if args.digits.is_some_and(|d| d != held.digits)
                 || shard.is_some_and(|s| s != held.shard)
+                || args
+                    .grow_to
+                    .is_some_and(|g| Some(g).filter(|&g| g > held.max_n) != held.grow_to)
             {
                 return Err(CommandError::Input(format!(
-                    "{} is a survey of {} digits (shard {}): --digits and --shard cannot change",
-                    path.display(),
-                    held.digits,
-                    held.shard
+                    "{}: --digits, --shard and --grow-to cannot change",
+                    held.describe()
                 )));
             }
             if let Some(n) = max_n {
@@ -110,9 +117,11 @@ pub fn run(args: &SurveyConfig) -> Result<()> {
                 .out
                 .clone()
                 .unwrap_or_else(|| PathBuf::from(format!("survey-{digits}")));
+            let max_n = max_n.unwrap_or(DEFAULT_MAX_N);
             let meta = Meta {
                 digits,
-                max_n: max_n.unwrap_or(DEFAULT_MAX_N),
+                max_n,
+                grow_to: Some(args.grow_to.unwrap_or(DEFAULT_GROW_TO)).filter(|&g| g > max_n),
                 version: env!("CARGO_PKG_VERSION").to_string(),
                 shard: shard.unwrap_or(Shard::WHOLE),
             };
@@ -154,7 +163,7 @@ fn compute_pending(dir: &SurveyDir, gpu: bool, quiet: bool) -> Result<()> {
     );
     for code in pending {
         bar.set_message(code.to_string());
-        let record = compute(&code, dir.meta.max_n, gpu)?;
+        let record = compute(&code, &dir.meta, gpu)?;
         dir.write(&record)?;
         bar.inc(1);
     }
@@ -162,21 +171,42 @@ fn compute_pending(dir: &SurveyDir, gpu: bool, quiet: bool) -> Result<()> {
     Ok(())
 }
 
-/// Solves `code` up to the proof of its period, at most `max_n` heaps, and keeps what the survey
-/// needs of it.
-fn compute(code: &Code, max_n: usize, gpu: bool) -> Result<GameRecord> {
+/// Solves `code` up to the proof of its period, at most the survey's budget of heaps, or past
+/// it while its sparse space holds ([`next_stage`]), and keeps what the survey needs of it.
+fn compute(code: &Code, meta: &Meta, gpu: bool) -> Result<GameRecord> {
+    let max_n = meta.max_n;
     let mut req = Request::new(code.clone(), max_n);
     req.check_period = true;
     if gpu {
         req.engine = EngineChoice::Gpu;
     }
     let start = Instant::now();
-    let solution = solve(&req, &mut |_| {}).map_err(|source| CommandError::SurveyGame {
+    let failed = |source| CommandError::SurveyGame {
         code: code.to_string(),
         source,
-    })?;
+    };
+    let grow_to = meta.grow_to.unwrap_or(max_n);
+    let mut values =
+        RunValues::whole(ValueStore::for_heaps(grow_to.max(max_n)).map_err(|e| failed(e.into()))?);
+    // Each stage goes on from the values of the one before.
+    let solution = loop {
+        let outcome =
+            solve_watched(&req, &mut values, &mut |_| {}, &mut |_| Ok(())).map_err(failed)?;
+        let g = values
+            .kept()
+            .whole_slice()
+            .expect("a survey game keeps every value");
+        match outcome.period {
+            None => match next_stage(g, outcome.space.as_ref(), grow_to) {
+                Some(n) => req.n = n,
+                None => break outcome,
+            },
+            Some(_) => break outcome,
+        }
+    };
     let seconds = start.elapsed().as_secs_f64();
-    let g = &solution.values[..];
+    let store = values.into_store();
+    let g = &store[..];
     let s = Summary::of(g, solution.space.as_ref());
     Ok(GameRecord {
         code: code.to_string(),

@@ -169,7 +169,11 @@ pub enum Command {
     /// has anyway), or by proved periods with the same values. A member's shift s means
     /// G(n) = G_rep(n - s). Open games whose values agree far are listed as such, never merged.
     /// The budget is in heaps (--max-n, default 2^18 a game), so the tables do not depend on the
-    /// machine. Each game's record is written as it finishes: a killed survey resumes with
+    /// machine; a game whose sparse space holds goes on past it (--grow-to), by a rule that reads
+    /// only the game's own values: doubling its heaps while the last half of them hold at most a
+    /// sixteenth of its rare heaps and heaps x rare heaps stays within 2^32. This proves periods
+    /// with long preperiods whose rare values stopped early (.354: 2.0e7 heaps); --grow-to equal
+    /// to --max-n stops every game at the budget. Each game's record is written as it finishes: a killed survey resumes with
     /// `octal survey DIR`, and `octal survey DIR --max-n N` extends its open games. --shard K/N
     /// computes a fixed 1/N of the games; `octal survey merge` combines the shards into exactly
     /// the tables of an unsharded run. The directory holds survey.md, survey.csv, lookup.csv,
@@ -433,6 +437,11 @@ pub struct SurveyArgs {
     pub digits: Option<usize>,
     #[arg(long, value_name = "N", allow_hyphen_values = true, help = Shared::MAX_HEAPS, long_help = "The most heaps to compute for each game, which stops at its proved period [default: 2^18]: a game without a proved period by then is open")]
     pub max_n: Option<String>,
+    /// A game whose sparse space holds goes on past --max-n, doubling, to at most N heaps
+    /// [default: 2^25; --grow-to equal to --max-n: none]: while the last half of its heaps hold
+    /// at most a sixteenth of its rare heaps, and heaps x rare heaps stays within 2^32.
+    #[arg(long, value_name = "N")]
+    pub grow_to: Option<String>,
     #[arg(long, value_name = "DIR", help = Shared::OUT, long_help = "The survey directory to make (default survey-D)")]
     pub out: Option<PathBuf>,
     /// Print this table on standard output: md, csv or json (all are written to the directory).

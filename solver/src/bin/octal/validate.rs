@@ -238,6 +238,11 @@ pub fn survey(a: &SurveyArgs) -> Result<SurveyConfig, CommandError> {
             .as_deref()
             .map(|s| parse_count("--max-n", s))
             .transpose()?,
+        grow_to: a
+            .grow_to
+            .as_deref()
+            .map(|s| parse_count("--grow-to", s))
+            .transpose()?,
         out: a.out.clone(),
         format: table_format(a.format.as_deref(), a.json)?,
         gpu: a.gpu,
