@@ -118,14 +118,24 @@ fn me() -> Result<PathBuf, CommandError> {
     })
 }
 
-/// `octal` with `args`, on `device` (none: the host's cores).
+/// `octal` with `args`, on the `device`-th GPU this process sees (none: the host's cores): the
+/// entry of this process's `CUDA_VISIBLE_DEVICES` where that is set (a scheduler's choice of
+/// GPUs), else that device.
 fn octal(args: &[String], device: Option<usize>) -> Result<Command, CommandError> {
     let mut c = Command::new(me()?);
     c.args(args);
     if let Some(d) = device {
-        c.env("CUDA_VISIBLE_DEVICES", d.to_string());
+        let visible = std::env::var("CUDA_VISIBLE_DEVICES").ok();
+        c.env("CUDA_VISIBLE_DEVICES", nth_visible(visible.as_deref(), d));
     }
     Ok(c)
+}
+
+/// The `CUDA_VISIBLE_DEVICES` of the `d`-th device of a process that sees `visible`.
+fn nth_visible(visible: Option<&str>, d: usize) -> String {
+    visible
+        .and_then(|v| v.split(',').map(str::trim).filter(|e| !e.is_empty()).nth(d))
+        .map_or_else(|| d.to_string(), str::to_string)
 }
 
 fn s(p: &Path) -> String {
@@ -607,4 +617,17 @@ fn table(cfg: &FrontierConfig) -> Result<(), CommandError> {
         })?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::nth_visible;
+
+    #[test]
+    fn a_slot_takes_the_device_the_scheduler_gave() {
+        assert_eq!(nth_visible(None, 1), "1");
+        assert_eq!(nth_visible(Some("2,3"), 0), "2");
+        assert_eq!(nth_visible(Some("2, 3"), 1), "3");
+        assert_eq!(nth_visible(Some("GPU-5f1c,GPU-77aa"), 1), "GPU-77aa");
+    }
 }
