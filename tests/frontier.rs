@@ -64,6 +64,21 @@ fn a_campaign_stopped_and_moved_goes_on_to_the_same_statistics() {
     assert!(stderr.contains("A PERIOD IS PROVED"), "{stderr}");
     let done = report(&moved, "0.161");
     assert_eq!(done["n"], 1 << 23);
+    // The checkpoint at the end is checked a second time: every rare heap recomputed.
+    let check: Value =
+        serde_json::from_slice(&std::fs::read(moved.join("0.161.check.json")).unwrap()).unwrap();
+    assert_eq!(check["n"], 1 << 23);
+    assert_eq!(
+        check["check"]["rare_recomputed"],
+        done["sparse"]["rare_count"]
+    );
+    assert_eq!(check["check"]["mismatches"], Value::Array(vec![]));
+    let table = std::fs::read_to_string(moved.join("FRONTIER.md")).unwrap();
+    let line = format!(
+        "every rare heap ({}) recomputed, all equal",
+        done["sparse"]["rare_count"]
+    );
+    assert!(table.contains(&line), "{table}");
     let straight = octal(&["solve", ".161", "-n", "2^23", "--json", "-q"]);
     let straight: Value = serde_json::from_slice(&straight.stdout).unwrap();
     for k in [

@@ -60,6 +60,8 @@ struct Files {
     state: PathBuf,
     snap: PathBuf,
     report: PathBuf,
+    /// The second check of the checkpoint (`octal check --rare --json`).
+    check: PathBuf,
     work: PathBuf,
     /// The running child's report (its stdout).
     out: PathBuf,
@@ -72,6 +74,7 @@ impl Files {
             state: dir.join(format!("{name}.state")),
             snap: dir.join(format!("{name}.snap")),
             report: dir.join(format!("{name}.json")),
+            check: dir.join(format!("{name}.check.json")),
             work: dir.join("work").join(&name),
             out: dir.join("work").join(format!("{name}.out")),
         }
@@ -142,12 +145,56 @@ fn s(p: &Path) -> String {
     p.display().to_string()
 }
 
-/// Runs the campaign, then writes its table.
+/// Runs the campaign, checks each new checkpoint a second time, then writes its table.
 pub fn run(cfg: &FrontierConfig) -> Result<(), CommandError> {
     if !cfg.table_only {
         campaign(cfg)?;
+        for g in &cfg.games {
+            second_check(&Files::of(&cfg.dir, &g.code))?;
+        }
     }
     table(cfg)
+}
+
+/// `octal check CODE.state --rare --json` into `CODE.check.json` where the checkpoint is newer
+/// than its check: every rare heap of its front recomputed by the exact mex.
+fn second_check(f: &Files) -> Result<(), CommandError> {
+    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    let Some(state) = modified(&f.state) else {
+        return Ok(());
+    };
+    if modified(&f.check).is_some_and(|c| c >= state) {
+        return Ok(());
+    }
+    let out = octal(
+        &[
+            "check".into(),
+            s(&f.state),
+            "--rare".into(),
+            "--json".into(),
+        ],
+        None,
+    )?
+    .output()
+    .map_err(|source| CommandError::File {
+        what: "cannot start octal check on",
+        path: f.state.clone(),
+        source,
+    })?;
+    eprintln!(
+        "octal frontier: {}: second check {}",
+        f.state.display(),
+        if out.status.success() {
+            "passed"
+        } else {
+            "FAILED"
+        }
+    );
+    std::fs::write(&f.check, &out.stdout).map_err(|source| CommandError::File {
+        what: "cannot write",
+        path: f.check.clone(),
+        source,
+    })
 }
 
 fn campaign(cfg: &FrontierConfig) -> Result<(), CommandError> {
@@ -534,6 +581,33 @@ fn against(p: &Published, report: &Value) -> String {
     }
 }
 
+/// What the second check of a game's checkpoint found, if it is of the report's `n` heaps.
+fn checked(f: &Files, n: u64) -> String {
+    let Some(j) = std::fs::read_to_string(&f.check)
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+    else {
+        return "not checked".into();
+    };
+    let c = &j["check"];
+    if j["n"].as_u64() != Some(n) {
+        return format!("not checked at this range (at {})", j["n"]);
+    }
+    let mismatches = c["mismatches"].as_array().map_or(0, Vec::len);
+    let past = c["rare_past_front"].as_u64().unwrap_or(0);
+    match (mismatches, past) {
+        (0, 0) => format!(
+            "every rare heap ({}) recomputed, all equal",
+            c["rare_recomputed"]
+        ),
+        (0, _) => format!(
+            "{} rare heaps recomputed, all equal; {past} past the front not",
+            c["rare_recomputed"]
+        ),
+        (m, _) => format!("FAILED: {m} rare heaps differ"),
+    }
+}
+
 /// Writes `FRONTIER.md` and `frontier.csv` from the games' reports and `published.tsv`.
 fn table(cfg: &FrontierConfig) -> Result<(), CommandError> {
     let published = published(&cfg.dir);
@@ -543,13 +617,15 @@ fn table(cfg: &FrontierConfig) -> Result<(), CommandError> {
          the published range, and octal's statistics at its own range. Made by `octal frontier \
          CAMPAIGN.toml --table` from the reports in this folder; a game's checkpoint \
          (`CODE.state`) carries it on. Statistics past a published range come from runs that \
-         hold only their front and tail: they are not yet checked a second time by the exact \
-         definition (`octal check --rare` needs every value).\n\n\
-         | game | published | by | octal | against the published | largest value (first heap) | rare heaps (last) | P-positions (last) | period |\n\
-         |---|---|---|---|---|---|---|---|---|\n",
+         hold only their front and tail. Their second check (`octal check CODE.state --rare`, \
+         kept in `CODE.check.json`) recomputes every rare heap of the front by the exact mex over \
+         the front's values: where no rare heap lies past the front, the rare heaps (count, last) \
+         are checked at octal's range; a largest value past the front is not.\n\n\
+         | game | published | by | octal | against the published | largest value (first heap) | rare heaps (last) | P-positions (last) | period | second check |\n\
+         |---|---|---|---|---|---|---|---|---|---|\n",
     );
     let mut csv = String::from(
-        "code,published_log2,published_by,octal_n,octal_log2,against_published,max_value,max_value_at,rare_count,last_rare,p_positions,last_p_position,period\n",
+        "code,published_log2,published_by,octal_n,octal_log2,against_published,max_value,max_value_at,rare_count,last_rare,p_positions,last_p_position,period,second_check\n",
     );
     for g in &cfg.games {
         let code = g.code.to_string();
@@ -559,10 +635,10 @@ fn table(cfg: &FrontierConfig) -> Result<(), CommandError> {
             (format!("2^{}", p.n_log2), p.by.clone())
         });
         let Some(r) = report else {
-            let _ = writeln!(md, "| {code} | {range} | {by} | not run yet | | | | | |");
+            let _ = writeln!(md, "| {code} | {range} | {by} | not run yet | | | | | | |");
             let _ = writeln!(
                 csv,
-                "{code},{},{},,,,,,,,,,",
+                "{code},{},{},,,,,,,,,,,",
                 p.map_or("", |p| &p.n_log2),
                 by
             );
@@ -583,9 +659,10 @@ fn table(cfg: &FrontierConfig) -> Result<(), CommandError> {
             ),
             _ => "none found".into(),
         };
+        let checked = checked(&Files::of(&cfg.dir, &g.code), n);
         let _ = writeln!(
             md,
-            "| {code} | {range} | {by} | {n} (2^{:.2}) | {vs} | {} ({}) | {} ({}) | {} ({}) | {period} |",
+            "| {code} | {range} | {by} | {n} (2^{:.2}) | {vs} | {} ({}) | {} ({}) | {} ({}) | {period} | {checked} |",
             (n.max(1) as f64).log2(),
             num("max_value"),
             num("max_value_at"),
@@ -596,7 +673,7 @@ fn table(cfg: &FrontierConfig) -> Result<(), CommandError> {
         );
         let _ = writeln!(
             csv,
-            "{code},{},{},{n},{:.4},\"{vs}\",{},{},{},{},{},{},\"{period}\"",
+            "{code},{},{},{n},{:.4},\"{vs}\",{},{},{},{},{},{},\"{period}\",\"{checked}\"",
             p.map_or("", |p| &p.n_log2),
             by,
             (n.max(1) as f64).log2(),

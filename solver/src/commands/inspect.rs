@@ -73,8 +73,11 @@ fn past_kept(state: &State, kept: usize) -> String {
     )
 }
 
-/// `octal check`: verifies a run directory without changing it.
+/// `octal check`: verifies a run directory, or a checkpoint file, without changing it.
 pub fn check(cfg: &CheckConfig) -> Result<(), CommandError> {
+    if cfg.dir.is_file() {
+        return check_checkpoint(cfg);
+    }
     let Run {
         c,
         code,
@@ -146,18 +149,96 @@ pub fn check(cfg: &CheckConfig) -> Result<(), CommandError> {
             );
         }
     }
-    if let Some(m) = recomputed.as_ref().and_then(|r| r.mismatches.first()) {
-        let exact = m
-            .exact
-            .map_or("past 16 bits".to_string(), |v| v.to_string());
-        return Err(CommandError::Failed(format!(
-            "{}: heap {} holds {}, its exact mex is {exact}",
-            cfg.dir.display(),
-            m.heap,
-            m.stored
+    differs(&cfg.dir, recomputed.as_ref())
+}
+
+/// The first value the recomputation found different, as the command's error.
+fn differs(path: &Path, recomputed: Option<&recompute::Recomputed>) -> Result<(), CommandError> {
+    match recomputed.and_then(|r| r.mismatches.first()) {
+        Some(m) => {
+            let exact = m
+                .exact
+                .map_or("past 16 bits".to_string(), |v| v.to_string());
+            Err(CommandError::Failed(format!(
+                "{}: heap {} holds {}, its exact mex is {exact}",
+                path.display(),
+                m.heap,
+                m.stored
+            )))
+        }
+        None => Ok(()),
+    }
+}
+
+/// `octal check FILE`: a checkpoint file (`octal checkpoint`) read and its fingerprints checked;
+/// with `rare`, every rare heap of its front recomputed by the exact mex over the front's
+/// values (and the rare heaps past the front counted: no value below them but the front's is
+/// at hand), with `sample`, heaps drawn across the front.
+fn check_checkpoint(cfg: &CheckConfig) -> Result<(), CommandError> {
+    if !state::is_state(&cfg.dir) {
+        return Err(CommandError::Input(format!(
+            "{}: neither a run directory nor a checkpoint",
+            cfg.dir.display()
         )));
     }
-    Ok(())
+    let s = state::read(&cfg.dir)?;
+    let h = &s.header;
+    let code = parse_code(&h.code)?;
+    let front = &s.front[..];
+    let space = Some(h.space).filter(|_| cfg.rare);
+    let seed = octal_core::fnv::fnv1a64_values(front);
+    let rules = code.rules();
+    let r =
+        pool(cfg.threads)?.install(|| recompute::recompute(&rules, space, front, cfg.sample, seed));
+    let past = if cfg.rare {
+        s.table
+            .entries()
+            .iter()
+            .filter(|e| e.0 >= front.len())
+            .count()
+    } else {
+        0
+    };
+    if cfg.json {
+        let j = serde_json::json!({
+            "code": code.to_string(),
+            "n": h.heaps,
+            "check": {
+                "checkpoint": cfg.dir.display().to_string(),
+                "front": front.len(),
+                "space": h.space.to_string(),
+                "rare_recomputed": r.rare,
+                "rare_past_front": past,
+                "sample_recomputed": r.sampled,
+                "mismatches": r.mismatches.iter().map(|m| {
+                    serde_json::json!({"heap": m.heap, "stored": m.stored, "exact": m.exact})
+                }).collect::<Vec<_>>(),
+            },
+        });
+        println!("{j}");
+    } else {
+        println!(
+            "{}: ok: a checkpoint of {} heaps of {}, every fingerprint good; recomputed by the exact mex over its first {} values: {} rare heaps ({}) and {} sampled heaps, {}{}",
+            cfg.dir.display(),
+            h.heaps,
+            h.code,
+            front.len(),
+            r.rare,
+            h.space,
+            r.sampled,
+            if r.mismatches.is_empty() {
+                "every value equal".to_string()
+            } else {
+                format!("{} differ", r.mismatches.len())
+            },
+            if past > 0 {
+                format!("; {past} rare heaps lie past them, not recomputed")
+            } else {
+                String::new()
+            }
+        );
+    }
+    differs(&cfg.dir, Some(&r))
 }
 
 /// `octal status`: the summary of a run directory, or of a checkpoint file.

@@ -115,13 +115,16 @@ pub enum Command {
     /// power of two are those of the run that never stopped.
     #[command(verbatim_doc_comment)]
     Resume(ResumeArgs),
-    /// Verify a run directory without changing it (checkpoint, header, every chunk).
+    /// Verify a run directory or a checkpoint file without changing it (every chunk, or every
+    /// fingerprint).
     ///
     /// With --rare, every rare heap's value (under the run's space) is recomputed from scratch by
     /// the exact mex over the stored values, and with --sample K that many heaps drawn across
     /// the range (the same heaps for the same values), on all cores: the second check of a
-    /// result before it is published. Each recomputed heap costs O(n). A value that differs is
-    /// named with its heap (exit 1); damage is named with the file and the chunk (exit 2).
+    /// result before it is published. Each recomputed heap costs O(n). A checkpoint holds the
+    /// values of its front: its rare heaps there are recomputed, the ones past it are counted.
+    /// A value that differs is named with its heap (exit 1); damage is named with the file and
+    /// the chunk (exit 2).
     #[command(verbatim_doc_comment)]
     Check(CheckArgs),
     /// Print the summary of a run directory (--json: the fields of `solve --json` and `run`).
@@ -325,7 +328,7 @@ pub struct ResumeArgs {
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// The run directory.
+    /// The run directory, or a checkpoint file (`octal checkpoint`).
     pub dir: PathBuf,
     /// Recompute every rare heap's value (under the run's space) by the exact mex.
     #[arg(long)]
