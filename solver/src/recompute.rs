@@ -28,6 +28,16 @@ pub struct Recomputed {
     pub mismatches: Vec<Mismatch>,
 }
 
+impl Recomputed {
+    /// What the recomputation found, in words.
+    pub fn verdict(&self) -> String {
+        match self.mismatches.len() {
+            0 => "every value equal".to_string(),
+            m => format!("{m} differ"),
+        }
+    }
+}
+
 /// Recomputes the value of every heap of `g` rare under `space` and of `sample` heaps drawn
 /// across `0 .. g.len()` from `seed` (the same heaps for the same seed), each by the exact mex
 /// over the stored values below it.

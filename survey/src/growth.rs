@@ -14,6 +14,12 @@ pub const GROWTH_WORK: usize = 1 << 32;
 /// The default most heaps a game grows to.
 pub const DEFAULT_GROW_TO: usize = 1 << 25;
 
+/// The most heaps a survey of budget `max_n` grows a game to when asked for `grow_to`: none
+/// where that is not past the budget.
+pub fn grow_limit(grow_to: usize, max_n: usize) -> Option<usize> {
+    (grow_to > max_n).then_some(grow_to)
+}
+
 /// A sparse space holds over heaps `0..n` when the heaps `n/2..n` hold at most this share of its
 /// rare heaps (one sixteenth).
 const NEW_RARE_SHARE: usize = 16;
@@ -25,8 +31,9 @@ const NEW_RARE_SHARE: usize = 16;
 pub fn next_stage(g: &[u16], space: Option<&SparseSpace>, grow_to: usize) -> Option<usize> {
     let space = space?;
     let n = g.len();
-    let rare_from = |from: usize| (from..n).filter(|&h| space.is_rare(h, g[h])).count();
-    let (rare, new) = (rare_from(0), rare_from(n / 2));
+    let rare_in = |heaps: std::ops::Range<usize>| heaps.filter(|&h| space.is_rare(h, g[h])).count();
+    let new = rare_in(n / 2..n);
+    let rare = rare_in(0..n / 2) + new;
     if new * NEW_RARE_SHARE > rare {
         return None;
     }

@@ -141,11 +141,7 @@ pub fn check(cfg: &CheckConfig) -> Result<(), CommandError> {
             println!(
                 "recomputed by the exact mex: {rare} and {} sampled heaps, {}",
                 r.sampled,
-                if r.mismatches.is_empty() {
-                    "every value equal".to_string()
-                } else {
-                    format!("{} differ", r.mismatches.len())
-                }
+                r.verdict()
             );
         }
     }
@@ -226,11 +222,7 @@ fn check_checkpoint(cfg: &CheckConfig) -> Result<(), CommandError> {
             r.rare,
             h.space,
             r.sampled,
-            if r.mismatches.is_empty() {
-                "every value equal".to_string()
-            } else {
-                format!("{} differ", r.mismatches.len())
-            },
+            r.verdict(),
             if past > 0 {
                 format!("; {past} rare heaps lie past them, not recomputed")
             } else {

@@ -12,7 +12,7 @@ use octal_store::run_values::RunValues;
 use octal_store::values::ValueStore;
 use octal_survey::classes::{classify, Classes};
 use octal_survey::codes::{Shard, MAX_SURVEY_DIGITS};
-use octal_survey::growth::next_stage;
+use octal_survey::growth::{grow_limit, next_stage};
 use octal_survey::record::{GameRecord, PeriodRecord, SparseRecord, HEAD};
 use octal_survey::store::{self, Meta, SurveyDir};
 use std::path::PathBuf;
@@ -100,7 +100,7 @@ pub fn run(args: &SurveyConfig) -> Result<()> {
                 || shard.is_some_and(|s| s != held.shard)
                 || args
                     .grow_to
-                    .is_some_and(|g| Some(g).filter(|&g| g > held.max_n) != held.grow_to)
+                    .is_some_and(|g| grow_limit(g, held.max_n) != held.grow_to)
             {
                 return Err(CommandError::Input(format!(
                     "{}: --digits, --shard and --grow-to cannot change",
@@ -121,7 +121,7 @@ pub fn run(args: &SurveyConfig) -> Result<()> {
             let meta = Meta {
                 digits,
                 max_n,
-                grow_to: Some(args.grow_to.unwrap_or(DEFAULT_GROW_TO)).filter(|&g| g > max_n),
+                grow_to: grow_limit(args.grow_to.unwrap_or(DEFAULT_GROW_TO), max_n),
                 version: env!("CARGO_PKG_VERSION").to_string(),
                 shard: shard.unwrap_or(Shard::WHOLE),
             };
