@@ -367,6 +367,77 @@ fn a_growing_front_is_read_where_the_run_directory_keeps_it() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A checkpoint is compact unless --whole is given: the first heaps of its front and the
+/// start of its tail, a fraction of the whole one. Resumed, the heaps it left out are computed
+/// again and checked: it goes on as the whole checkpoint does, and `octal check --rare` reads it
+/// as it reads the whole one. One whose rare table lacks a rare heap (its fingerprints made
+/// consistent) computes other values and is refused with one line (exit 2).
+#[test]
+fn a_compact_checkpoint_goes_on_as_the_whole_one() {
+    let dir = fresh_dir("compact-src");
+    json(&past_2_16(".161", "2^21", &dir, &["--json"]));
+    let compact = fresh_dir("compact.state");
+    let whole = fresh_dir("whole.state");
+    assert!(octal(&["checkpoint", s(&dir), "-o", s(&compact)])
+        .status
+        .success());
+    assert!(octal(&["checkpoint", s(&dir), "-o", s(&whole), "--whole"])
+        .status
+        .success());
+    std::fs::remove_dir_all(&dir).unwrap();
+    let read = octal_store::state::read(&compact).unwrap();
+    let (front, tail) = read.lacks().expect("a compact state");
+    assert!(!front.is_empty() && !tail.is_empty(), "{front:?} {tail:?}");
+    let size = |p: &Path| std::fs::metadata(p).unwrap().len();
+    assert!(
+        5 * size(&compact) < size(&whole),
+        "{} against {}",
+        size(&compact),
+        size(&whole)
+    );
+    let straight = facts(&kept_all(".161", "2^22"));
+    for file in [&compact, &whole] {
+        let again = fresh_dir("compact-again");
+        let on = json(&octal(&[
+            "resume",
+            s(file),
+            "--out",
+            s(&again),
+            "-n",
+            "2^22",
+            "--json",
+            "-q",
+        ]));
+        assert_eq!(facts(&on), straight, "{}", file.display());
+        std::fs::remove_dir_all(&again).unwrap();
+    }
+    let checked = |file: &Path| {
+        let mut j = json(&octal(&["check", s(file), "--rare", "--json"]));
+        j["check"]["checkpoint"].take();
+        j
+    };
+    assert_eq!(checked(&compact), checked(&whole));
+
+    let mut bad = octal_store::state::read(&whole).unwrap();
+    let stored = read.header.stored.as_ref().unwrap();
+    let last = bad.table.last_heap();
+    bad.table.set(last, None);
+    let file = fresh_dir("lacking.state");
+    bad.save_compact(&file, stored.front, stored.tail).unwrap();
+    let out_dir = fresh_dir("lacking-out");
+    let out = octal(&["resume", s(&file), "--out", s(&out_dir), "-q"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("differ from the run's") && err.lines().count() == 1,
+        "{err}"
+    );
+    assert!(!out_dir.exists(), "nothing written");
+    for f in [&compact, &whole, &file] {
+        std::fs::remove_file(f).unwrap();
+    }
+}
+
 /// A damaged checkpoint, one of another version, a file that is none, and a run directory
 /// whose state is another game's are refused with one line (exit 2), nothing written.
 #[test]

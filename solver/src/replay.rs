@@ -1,9 +1,11 @@
 //! The values of a snapshot, replayed: with every rare heap below n listed, the speculative
 //! pass's candidate at each heap is its value, so the engines recompute the values from the rare
 //! table and the first heaps without verifying, and every stored fnv1a64 is checked before the
-//! values are taken.
+//! values are taken. A compact state's missing heaps come back the same way ([`fill_state`]).
 
 use crate::error::SolveError;
+use crate::request::{EngineChoice, Request};
+use crate::solve;
 use octal_core::codec::{value_bits, LoopTable};
 use octal_core::exact::ValueOverflow;
 use octal_core::stats::Summary;
@@ -15,6 +17,7 @@ use octal_gpu::Device;
 use octal_store::file::hex;
 use octal_store::run_values::RunValues;
 use octal_store::snapshot::Snapshot;
+use octal_store::state::State;
 use octal_store::values::ValueStore;
 use std::path::{Path, PathBuf};
 
@@ -32,6 +35,8 @@ pub enum ReplayError {
     },
     #[error(transparent)]
     Solve(#[from] SolveError),
+    #[error(transparent)]
+    File(#[from] octal_store::file::FileError),
 }
 
 /// The values of the snapshot `s`, replayed by the speculative pass and checked against every
@@ -120,6 +125,77 @@ pub fn replay(
         }
     }
     Ok(g)
+}
+
+/// Completes the compact state `s` read from `path` (a whole one is left as it is): the heaps its
+/// front lacks by a verified run from heap 0 ([`solve::front_again`], on the GPU with `gpu`),
+/// the heaps its tail lacks by the speculative pass from the tail's first heaps, which reach
+/// back past the last rare heap (on the device with `gpu`). [`State::fill`] takes them only if
+/// the whole state has the fingerprint it was written with.
+pub fn fill_state(s: &mut State, path: &Path, gpu: bool) -> Result<(), ReplayError> {
+    let Some((front_lacks, tail_lacks)) = s.lacks() else {
+        return Ok(());
+    };
+    let h = &s.header;
+    let code: Code = h.code.parse().expect("checked on reading");
+    let front = if front_lacks.is_empty() {
+        s.front.clone()
+    } else {
+        let mut req = Request::new(code.clone(), h.front);
+        if gpu {
+            req.engine = EngineChoice::Gpu;
+        }
+        solve::front_again(&req, &s.front, h.front)?.0
+    };
+    let mut tail = s.tail.clone();
+    if !tail_lacks.is_empty() {
+        let rules = code.rules();
+        let bits = value_bits(h.summarizer.max_value());
+        let mut window = ValueStore::for_heaps(h.heaps - h.tail_from).map_err(SolveError::from)?;
+        window
+            .extend_from_slice(&s.tail)
+            .map_err(SolveError::from)?;
+        let mut run = RunValues::resumed(
+            front.clone(),
+            (window, h.tail_from),
+            h.heaps - h.tail_from,
+            (h.space, s.table.clone()),
+            h.summarizer.max_value(),
+        );
+        let device = gpu
+            .then(Device::open)
+            .transpose()
+            .map_err(SolveError::from)?;
+        let mut engine: Box<dyn StretchEngine> = match &device {
+            Some(d) => d.speculation(&code, h.space, s.table.clone(), bits),
+            None => Box::new(Speculative::new(
+                &rules,
+                h.space,
+                s.table.clone(),
+                bits,
+                None,
+            )),
+        };
+        let mut stretch = Stretch {
+            values: &mut run,
+            to: h.heaps,
+            verify: false,
+            corrections: usize::MAX,
+            far: None,
+            notify: &mut |_| {},
+            watch: &mut |_: Kept<'_>| Ok(false),
+        };
+        engine.extend(&mut stretch).map_err(SolveError::from)?;
+        tail = run
+            .kept()
+            .range(h.tail_from..h.heaps)
+            .expect("the tail is held")
+            .to_vec();
+    }
+    let front = front[front_lacks].to_vec();
+    let tail = tail[tail_lacks.start - s.header.tail_from..].to_vec();
+    s.fill(path, &front, &tail)?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //! resumes from; [`snapshot`] writes and reads a snapshot, a run's values in a few MiB (the
 //! sparse space, the rare table, the first heaps and fingerprints) to carry between machines;
 //! [`state`] writes and reads the state of a run that holds only its first and last heaps, which
-//! goes on anywhere with nothing recomputed; [`file`] is the error of both kinds of file;
+//! goes on anywhere from it; [`file`] is the error of both kinds of file;
 //! [`export`] writes values in the formats other programs read. It knows the game model
 //! (`octal-core`) and nothing of the engines.
 

@@ -641,7 +641,7 @@ impl Recorder {
         let run = RunDir::open(dir, false)?;
         let mut checkpoint = run.checkpoint()?;
         if checkpoint.bounded {
-            let state = state::read(&run.state_path())?;
+            let state = read_state(&run.state_path())?;
             if state.header.code != checkpoint.code {
                 return Err(corrupt(&run.state_path(), "the state of another game"));
             }
@@ -823,6 +823,7 @@ impl Recorder {
                         finished,
                         summarizer: m.summarizer.clone(),
                         data_fnv1a64: String::new(),
+                        stored: None,
                     },
                     front: g.front().to_vec(),
                     tail: g
@@ -858,11 +859,23 @@ pub fn check_state(dir: &Path, c: &Checkpoint) -> Result<Option<State>, RunDirEr
         return Ok(None);
     }
     let path = dir.join("state.bin");
-    let state = state::read(&path)?;
+    let state = read_state(&path)?;
     if state.header.code != c.code {
         return Err(corrupt(&path, "the state of another game"));
     }
     Ok(Some(state))
+}
+
+/// A run directory's state, which holds its front and tail whole.
+fn read_state(path: &Path) -> Result<State, RunDirError> {
+    let state = state::read(path)?;
+    if state.lacks().is_some() {
+        return Err(corrupt(
+            path,
+            "a compact state, which a run directory does not keep",
+        ));
+    }
+    Ok(state)
 }
 
 /// How many heaps the run in `dir` holds, read without the lock and without its values: its

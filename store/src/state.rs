@@ -1,7 +1,7 @@
 //! A run's bounded state: everything a run that holds only its first and last heaps needs to go
 //! on, in one file. A run directory keeps it as `state.bin` once its values pass `--keep`, and
-//! `octal checkpoint` writes it to carry a run to another machine, where `octal resume` goes on
-//! with nothing recomputed.
+//! `octal checkpoint` writes it (compact: see below) to carry a run to another machine, where
+//! `octal resume` goes on from it.
 //!
 //! The file: the line `OCTALSTATE 1`, a line of JSON ([`StateHeader`]: the code, the target, the
 //! heaps computed, the space and its history, the statistics so far, the sizes of what follows
@@ -9,6 +9,12 @@
 //! `0..front`, u16 each), the tail (heaps `tail_from..heaps`, u16 each) and the rare table under
 //! the space (heap u64, value u16), in heap order. It is replaced atomically (written beside,
 //! synced, renamed).
+//!
+//! A compact state (`octal checkpoint`, a campaign's checkpoints) holds only the start of each:
+//! the header's [`Stored`] says how many heaps of the front and of the tail the file has, and the
+//! rest follows from them and the rare table (the front by a run from heap 0, the tail by the
+//! speculative pass from the heaps before it). Its `data_fnv1a64` is still that of the whole
+//! binary part, so that what is computed again is checked byte for byte ([`State::fill`]).
 
 use crate::file::{hex, FileError};
 use octal_core::fnv::Fnv1a64;
@@ -16,6 +22,7 @@ use octal_core::stats::Summarizer;
 use octal_core::{Code, RareTable, SparseSpace};
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, BufReader, Read, Write};
+use std::ops::Range;
 use std::path::Path;
 
 /// The first line of a state file.
@@ -62,11 +69,24 @@ pub struct StateHeader {
     pub finished: bool,
     /// The statistics of heaps `0..heaps` (at every power of two, and where the run is).
     pub summarizer: Summarizer,
-    /// The fnv1a64 of the binary part.
+    /// The fnv1a64 of the binary part (of a compact state: the whole one it stands for).
     pub data_fnv1a64: String,
+    /// Of a compact state: what the file holds of the front and tail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stored: Option<Stored>,
 }
 
-/// A state: its header, front, tail and rare table.
+/// What a compact state holds: the first `front` heaps of the front, the first `tail` heaps of
+/// the tail (from `tail_from`), and the fnv1a64 of these bytes and the rare table's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stored {
+    pub front: usize,
+    pub tail: usize,
+    pub fnv1a64: String,
+}
+
+/// A state: its header, front, tail and rare table (of a compact state as read, the start of the
+/// front and of the tail: see [`State::lacks`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {
     pub header: StateHeader,
@@ -105,10 +125,42 @@ impl State {
     /// Writes the state to `path`, replaced atomically, its header's sizes and data fingerprint
     /// made those of what it holds.
     pub fn save(&mut self, path: &Path) -> Result<(), FileError> {
-        let bytes = data(&self.front, &self.tail, &self.table);
+        self.save_compact(path, usize::MAX, usize::MAX)
+    }
+
+    /// Writes the state to `path` as [`State::save`] does, but only the first `front` heaps of
+    /// its front and the first `tail` heaps of its tail where that is less than it holds (a
+    /// compact state: [`State::fill`] takes the rest, computed again).
+    pub fn save_compact(
+        &mut self,
+        path: &Path,
+        front: usize,
+        tail: usize,
+    ) -> Result<(), FileError> {
+        if self.lacks().is_some() {
+            return Err(FileError::corrupt(
+                path,
+                "a compact state is written only once the heaps it lacks are filled",
+            ));
+        }
+        let whole = data(&self.front, &self.tail, &self.table);
         let h = &mut self.header;
-        (h.front, h.rare, h.data_fnv1a64) = (self.front.len(), self.table.len(), fnv_hex(&bytes));
+        (h.front, h.rare, h.data_fnv1a64) = (self.front.len(), self.table.len(), fnv_hex(&whole));
         h.tail_from = h.heaps - self.tail.len();
+        let (front, tail) = (front.min(self.front.len()), tail.min(self.tail.len()));
+        let compact = (front, tail) != (self.front.len(), self.tail.len());
+        let bytes = if compact {
+            let bytes = data(&self.front[..front], &self.tail[..tail], &self.table);
+            h.stored = Some(Stored {
+                front,
+                tail,
+                fnv1a64: fnv_hex(&bytes),
+            });
+            bytes
+        } else {
+            h.stored = None;
+            whole
+        };
         let line = serde_json::to_string(h).expect("a state header serialises");
         let beside = path.with_extension("partial");
         let io = FileError::io(&beside);
@@ -123,6 +175,50 @@ impl State {
                 let _ = d.sync_all();
             }
         }
+        Ok(())
+    }
+
+    /// What a compact state as read lacks: the heaps of its front and of its tail that are to be
+    /// computed again, `(front.len()..header.front, tail_from + tail.len()..heaps)`; none for a
+    /// whole state.
+    pub fn lacks(&self) -> Option<(Range<usize>, Range<usize>)> {
+        let h = &self.header;
+        h.stored.as_ref().map(|_| {
+            (
+                self.front.len()..h.front,
+                h.tail_from + self.tail.len()..h.heaps,
+            )
+        })
+    }
+
+    /// Completes a compact state with the values of the heaps it lacks ([`State::lacks`]),
+    /// computed again: refused unless the whole state they make has the data fingerprint the
+    /// state was written with (`path` names the file in the error).
+    pub fn fill(&mut self, path: &Path, front: &[u16], tail: &[u16]) -> Result<(), FileError> {
+        let Some((f, t)) = self.lacks() else {
+            return Ok(());
+        };
+        if front.len() != f.len() || tail.len() != t.len() {
+            return Err(FileError::corrupt(
+                path,
+                "the heaps computed again are not the ones it lacks",
+            ));
+        }
+        let mut whole = self.clone();
+        whole.front.extend_from_slice(front);
+        whole.tail.extend_from_slice(tail);
+        let got = fnv_hex(&data(&whole.front, &whole.tail, &whole.table));
+        if got != self.header.data_fnv1a64 {
+            return Err(FileError::corrupt(
+                path,
+                format!(
+                    "the values computed again for its heaps {}..{} and {}..{} differ from the run's (fnv1a64 {got}, the run's {})",
+                    f.start, f.end, t.start, t.end, self.header.data_fnv1a64
+                ),
+            ));
+        }
+        whole.header.stored = None;
+        *self = whole;
         Ok(())
     }
 
@@ -179,13 +275,18 @@ pub fn read(path: &Path) -> Result<State, FileError> {
     let Some(tail) = tail.filter(|_| consistent) else {
         return Err(bad("inconsistent header"));
     };
-    if bytes.len() != 2 * (header.front + tail) + 10 * header.rare {
+    let (front, tail, fnv) = match &header.stored {
+        Some(s) if s.front <= header.front && s.tail <= tail => (s.front, s.tail, &s.fnv1a64),
+        Some(_) => return Err(bad("inconsistent header")),
+        None => (header.front, tail, &header.data_fnv1a64),
+    };
+    if bytes.len() != 2 * (front + tail) + 10 * header.rare {
         return Err(bad("truncated or of the wrong length"));
     }
-    if fnv_hex(&bytes) != header.data_fnv1a64 {
+    if fnv_hex(&bytes) != *fnv {
         return Err(bad("damaged: the data's fnv1a64 differs from the header's"));
     }
-    let (front, rest) = bytes.split_at(2 * header.front);
+    let (front, rest) = bytes.split_at(2 * front);
     let (tail, rest) = rest.split_at(2 * tail);
     let mut entries = Vec::with_capacity(header.rare);
     for e in rest.chunks_exact(10) {
@@ -243,6 +344,7 @@ mod tests {
                 finished: false,
                 summarizer,
                 data_fnv1a64: String::new(),
+                stored: None,
             },
             front: g[..1000].to_vec(),
             tail: g[g.len() - 5000..].to_vec(),
@@ -269,6 +371,22 @@ mod tests {
         other[11] = b'2';
         assert!(refused("version", &other).contains("version"));
         assert!(refused("text", b"hello\n").contains("not a state file"));
+        // Compact: the start of the front and of the tail; filled with the heaps it lacks, it is
+        // the state again, and other values are refused.
+        let compact = dir.join("compact.state");
+        state.save_compact(&compact, 100, 300).unwrap();
+        let mut part = read(&compact).unwrap();
+        assert_eq!(part.lacks(), Some((100..1000, g.len() - 4700..g.len())));
+        let tail = &g[g.len() - 4700..];
+        let mut wrong = tail.to_vec();
+        wrong[17] ^= 1;
+        let e = part
+            .clone()
+            .fill(&compact, &g[100..1000], &wrong)
+            .unwrap_err();
+        assert!(e.to_string().contains("differ from the run's"), "{e}");
+        part.fill(&compact, &g[100..1000], tail).unwrap();
+        assert_eq!(part, back);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

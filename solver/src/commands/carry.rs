@@ -1,6 +1,6 @@
 //! Carrying a run between machines: `octal checkpoint` writes a run directory's state (its
-//! front, tail, rare table and statistics), from which `octal resume` goes on anywhere with
-//! nothing recomputed; `octal snapshot` writes a snapshot (its sparse space, rare table, first
+//! front, tail, rare table and statistics; compact unless `--whole`), from which `octal resume`
+//! goes on anywhere once the heaps a compact one leaves out are computed again; `octal snapshot` writes a snapshot (its sparse space, rare table, first
 //! heaps and fingerprints), from which `octal restore` makes a run directory by replaying every
 //! value.
 
@@ -10,6 +10,7 @@ use crate::replay;
 use crate::request::Bounds;
 use crate::request::EngineChoice;
 use crate::solve;
+use octal_core::codec::LoopTable;
 use octal_core::stats::Summarizer;
 use octal_core::{Code, Kept, RareTable, SparseSpace};
 use octal_gpu::Device;
@@ -33,12 +34,19 @@ pub struct RestoreConfig {
 }
 
 /// `octal checkpoint`: writes the state of the run in `dir` to `output`: the run's own past
-/// `--keep`, else the front and tail such a run would hold of its values.
-pub fn checkpoint(dir: &Path, output: &Path) -> Result<(), CommandError> {
-    let (state, size) = write_state(dir, output)?;
+/// `--keep`, else the front and tail such a run would hold of its values; compact unless
+/// `whole`.
+pub fn checkpoint(dir: &Path, output: &Path, whole: bool) -> Result<(), CommandError> {
+    let (state, size) = write_state(dir, output, whole)?;
     let h = &state.header;
+    let compact = h.stored.as_ref().map_or(String::new(), |s| {
+        format!(
+            " (compact: the first {} and {} of them, the rest computed again on resume)",
+            s.front, s.tail
+        )
+    });
     println!(
-        "{}: {} heaps of {} under {}: the first {} and last {} values, {} rare heaps and the statistics, {:.2} MiB; octal resume {} --out DIR goes on",
+        "{}: {} heaps of {} under {}: the first {} and last {} values{compact}, {} rare heaps and the statistics, {:.2} MiB; octal resume {} --out DIR goes on",
         output.display(),
         h.heaps,
         h.code,
@@ -50,6 +58,23 @@ pub fn checkpoint(dir: &Path, output: &Path) -> Result<(), CommandError> {
         output.display()
     );
     Ok(())
+}
+
+/// The heaps of its front and of its tail a compact checkpoint of `state` holds: the snapshot's
+/// first heaps of the front (a run from heap 0 computes the rest), and of the tail the heaps a
+/// speculation reads back (the last rare heap and the code's reach), where the tail lies past
+/// the heaps whose options reach rare heaps on both sides; else the whole tail.
+fn compact_parts(state: &State) -> (usize, usize) {
+    let h = &state.header;
+    let rules = h.code.parse::<Code>().expect("checked on reading").rules();
+    let hot_from = LoopTable::new(&rules, h.space, &state.table).hot_from;
+    let reach = state.table.last_heap() + rules.t + 1;
+    let tail = if h.tail_from >= hot_from {
+        reach
+    } else {
+        usize::MAX
+    };
+    (snapshot::EXACT_HEAPS, tail)
 }
 
 /// The state of a run that keeps every value (`values`, its checkpoint `c`): the front and tail
@@ -90,6 +115,7 @@ fn state_of(dir: &Path, c: &Checkpoint, values: &[u16]) -> Result<State, Command
             finished: c.finished,
             summarizer: Summarizer::fed_with(Some(space), values),
             data_fnv1a64: String::new(),
+            stored: None,
         },
         front: values[..front].to_vec(),
         tail: values[tail_from..].to_vec(),
@@ -97,15 +123,20 @@ fn state_of(dir: &Path, c: &Checkpoint, values: &[u16]) -> Result<State, Command
     })
 }
 
-/// Writes the state of the run in `dir` to `output` (see [`checkpoint`]): the state and the
-/// file's size in bytes.
-pub fn write_state(dir: &Path, output: &Path) -> Result<(State, u64), CommandError> {
+/// Writes the state of the run in `dir` to `output` (see [`checkpoint`]), compact unless
+/// `whole`: the state and the file's size in bytes.
+pub fn write_state(dir: &Path, output: &Path, whole: bool) -> Result<(State, u64), CommandError> {
     let (c, values) = rundir::check(dir)?;
     let mut state = match rundir::check_state(dir, &c)? {
         Some(state) => state,
         None => state_of(dir, &c, &values)?,
     };
-    state.save(output)?;
+    let (front, tail) = if whole {
+        (usize::MAX, usize::MAX)
+    } else {
+        compact_parts(&state)
+    };
+    state.save_compact(output, front, tail)?;
     let size = std::fs::metadata(output)
         .map_err(super::file_error("cannot read", output))?
         .len();

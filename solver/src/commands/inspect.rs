@@ -5,6 +5,7 @@
 
 use super::{file_error, pool, CommandError};
 use crate::recompute;
+use crate::replay;
 use crate::report;
 use octal_core::period::PeriodSearch;
 use octal_core::stats::Summary;
@@ -25,6 +26,8 @@ pub struct CheckConfig {
     pub rare: bool,
     /// Recompute this many heaps drawn across the range.
     pub sample: usize,
+    /// Compute the heaps a compact checkpoint leaves out on the GPU.
+    pub gpu: bool,
     pub json: bool,
     /// Worker threads for the recomputation.
     pub threads: usize,
@@ -177,7 +180,8 @@ fn check_checkpoint(cfg: &CheckConfig) -> Result<(), CommandError> {
             cfg.dir.display()
         )));
     }
-    let s = state::read(&cfg.dir)?;
+    let mut s = state::read(&cfg.dir)?;
+    pool(cfg.threads)?.install(|| replay::fill_state(&mut s, &cfg.dir, cfg.gpu))?;
     let h = &s.header;
     let code = parse_code(&h.code)?;
     let front = &s.front[..];

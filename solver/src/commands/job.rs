@@ -3,6 +3,7 @@
 
 use super::{file_error, pool, CommandError};
 use crate::error::SolveError;
+use crate::replay;
 use crate::report::{self, Report};
 use crate::request::{Bounds, EngineChoice, Request};
 use crate::solve;
@@ -122,7 +123,12 @@ pub fn resume(cfg: &ResumeConfig, find_device: impl FnOnce()) -> Result<(), Comm
                 cfg.dir.display()
             )));
         }
-        let state = state::read(&cfg.dir)?;
+        let mut state = state::read(&cfg.dir)?;
+        let engine = cfg
+            .engine
+            .unwrap_or_else(|| state.header.engine.parse().unwrap_or(EngineChoice::Auto));
+        pool(cfg.output.threads)?
+            .install(|| replay::fill_state(&mut state, &cfg.dir, engine == EngineChoice::Gpu))?;
         let n = cfg.n.unwrap_or(state.header.n).max(state.header.heaps);
         Recorder::create_from_state(out, state, n, every)?
     } else {

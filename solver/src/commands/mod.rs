@@ -78,7 +78,9 @@ impl CommandError {
             CommandError::Input(_) => true,
             CommandError::Solve(e) => e.is_bad_request() || rundir_is_bad(solve_rundir(e)),
             CommandError::RunDir(e) => rundir_is_bad(Some(e)),
-            CommandError::Snapshot(e) => e.is_bad_input(),
+            CommandError::Snapshot(e) | CommandError::Replay(ReplayError::File(e)) => {
+                e.is_bad_input()
+            }
             CommandError::Survey(e) => e.is_bad_input(),
             CommandError::Codegen(e) => e.is_bad_request(),
             CommandError::Plot(PlotError::UnsupportedExtension { .. }) => true,

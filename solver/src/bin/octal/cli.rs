@@ -111,8 +111,9 @@ pub enum Command {
     /// machine). The run directory's checkpoint records the engine it goes on with.
     ///
     /// Given a checkpoint file (`octal checkpoint`) and --out DIR, the run goes on in the new run
-    /// directory DIR, on any machine, with nothing recomputed: its statistics at every later
-    /// power of two are those of the run that never stopped.
+    /// directory DIR, on any machine: its statistics at every later power of two are those of
+    /// the run that never stopped. The heaps a compact checkpoint leaves out are computed again
+    /// first (on the GPU for a GPU run) and checked against its fingerprint.
     #[command(verbatim_doc_comment)]
     Resume(ResumeArgs),
     /// Verify a run directory or a checkpoint file without changing it (every chunk, or every
@@ -122,8 +123,9 @@ pub enum Command {
     /// the exact mex over the stored values, and with --sample K that many heaps drawn across
     /// the range (the same heaps for the same values), on all cores: the second check of a
     /// result before it is published. Each recomputed heap costs O(n). A checkpoint holds the
-    /// values of its front: its rare heaps there are recomputed, the ones past it are counted.
-    /// A value that differs is named with its heap (exit 1); damage is named with the file and
+    /// values of its front: its rare heaps there are recomputed, the ones past it are counted
+    /// (the heaps a compact checkpoint leaves out are computed again first, on the GPU with
+    /// --gpu, and checked against its fingerprint). A value that differs is named with its heap (exit 1); damage is named with the file and
     /// the chunk (exit 2).
     #[command(verbatim_doc_comment)]
     Check(CheckArgs),
@@ -134,8 +136,15 @@ pub enum Command {
     /// The checkpoint holds the code, the target, the heaps computed, the sparse space and its
     /// changes, the rare table, the first values (the front) and the last (the tail), the
     /// statistics at every power of two, and checksums: what `octal resume FILE --out DIR` needs
-    /// to go on with nothing recomputed. A run that keeps every value gets the front and tail a
-    /// run past --keep would hold. `octal status FILE` reads it.
+    /// to go on. A run that keeps every value gets the front and tail a run past --keep would
+    /// hold. `octal status FILE` reads it.
+    ///
+    /// The checkpoint is compact unless --whole is given: of the front it holds the first 2^15
+    /// heaps, and of the tail the heaps a speculation reads back (past the last rare heap and
+    /// the code's reach); resume computes the rest again (the front by a verified run from heap
+    /// 0, the tail by the speculative pass from the heaps before it, every rare heap listed) and
+    /// checks the whole against the fingerprint the run wrote. A tail within the heaps whose
+    /// options reach rare heaps on both sides is kept whole.
     #[command(verbatim_doc_comment)]
     Checkpoint(CheckpointArgs),
     /// Write a run directory's snapshot: a few MiB from which its values are replayed elsewhere.
@@ -336,6 +345,8 @@ pub struct CheckArgs {
     /// Recompute this many heaps drawn across the range (the same heaps for the same values).
     #[arg(long, default_value_t = 0, value_name = "K")]
     pub sample: usize,
+    #[arg(long, help = Shared::GPU, long_help = "Compute the heaps a compact checkpoint leaves out on the GPU")]
+    pub gpu: bool,
     #[arg(long, help = Shared::JSON, long_help = "Print one JSON object on stdout: the run's summary (with the fnv1a64 at every power of two) and what was checked")]
     pub json: bool,
     #[arg(long, value_name = "T", help = Shared::THREADS)]
@@ -357,6 +368,9 @@ pub struct CheckpointArgs {
     /// The file to write.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: PathBuf,
+    /// Write the whole front and tail (larger; resume computes nothing again).
+    #[arg(long)]
+    pub whole: bool,
 }
 
 #[derive(Debug, Args)]

@@ -49,7 +49,7 @@ fn run(cli: Cli) -> Result<(), CommandError> {
         Command::Resume(a) => job::resume(&validate::resume(&a)?, device::find_device_beside),
         Command::Check(a) => inspect::check(&validate::check(&a)?),
         Command::Status(a) => inspect::status(&a.dir, a.json),
-        Command::Checkpoint(a) => carry::checkpoint(&a.dir, &a.output),
+        Command::Checkpoint(a) => carry::checkpoint(&a.dir, &a.output, a.whole),
         Command::Snapshot(a) => carry::snapshot(&a.dir, &a.output),
         Command::Restore(a) => carry::restore(&validate::restore(&a)?),
         Command::Export(a) => {

@@ -196,6 +196,7 @@ pub fn check(a: &CheckArgs) -> Result<CheckConfig, CommandError> {
         dir: a.dir.clone(),
         rare: a.rare,
         sample: a.sample,
+        gpu: a.gpu,
         json: a.json,
         threads: validate_threads(a.threads)?,
     })
