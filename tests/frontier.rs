@@ -1,6 +1,7 @@
 //! Campaigns (`octal frontier`) at CI sizes on the host's cores: a campaign stopped by its
 //! deadline and carried to another folder by its checkpoints alone goes on to the statistics of
-//! the run that never stopped; a game whose values prove a period ends and is not run again;
+//! the run that never stopped, and one killed goes on with no run of it left behind; a game
+//! whose values prove a period ends and is not run again;
 //! the frontier table is made again byte for byte from the reports, the repository's own too.
 
 mod common;
@@ -8,10 +9,26 @@ mod common;
 use common::{octal, s, tmp};
 use serde_json::Value;
 use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
 fn report(dir: &Path, code: &str) -> Value {
     let text = std::fs::read_to_string(dir.join(format!("{code}.json"))).unwrap();
     serde_json::from_str(&text).unwrap()
+}
+
+/// The command lines of the processes that name `dir` (zombies have none).
+fn running_in(dir: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(line) = std::fs::read(e.path().join("cmdline")) {
+            let line = String::from_utf8_lossy(&line).replace('\0', " ");
+            if line.contains(s(dir)) {
+                found.push(line);
+            }
+        }
+    }
+    found
 }
 
 fn copy_folder(from: &Path, to: &Path) {
@@ -49,6 +66,28 @@ fn a_campaign_stopped_and_moved_goes_on_to_the_same_statistics() {
     let n = early["n"].as_u64().unwrap();
     assert!(n > 1 << 20 && n < 1 << 23, "stopped at {n}");
     assert!(dir.join("0.161.state").exists());
+    // Killed (SIGKILL) while its game runs, its child goes with it, and started again it goes on.
+    let mut killed = Command::new(env!("CARGO_BIN_EXE_octal"))
+        .args(["frontier", s(&file), "--devices", "0"])
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    killed.kill().unwrap();
+    killed.wait().unwrap();
+    let gone = (0..40).any(|_| {
+        std::thread::sleep(Duration::from_millis(50));
+        running_in(&dir).is_empty()
+    });
+    assert!(gone, "left running: {:?}", running_in(&dir));
+    let again = octal(&["frontier", s(&file), "--devices", "0", "--for", "3s"]);
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    let later = report(&dir, "0.161")["n"].as_u64().unwrap();
+    assert!(later > n, "went on from {n} to {later}");
     // The folder without its run directories, elsewhere: the checkpoints carry the campaign.
     let moved = tmp("campaign-moved");
     let _ = std::fs::remove_dir_all(&moved);

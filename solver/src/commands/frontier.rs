@@ -10,9 +10,11 @@
 use super::{carry, CommandError};
 use octal_core::Code;
 use octal_store::rundir;
+use rustix::process::Signal;
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::fmt::Write as _;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -124,9 +126,25 @@ fn me() -> Result<PathBuf, CommandError> {
 /// `octal` with `args`, on the `device`-th GPU this process sees (none: the host's cores): the
 /// entry of this process's `CUDA_VISIBLE_DEVICES` where that is set (a scheduler's choice of
 /// GPUs), else that device.
+/// The child ends with the campaign: killed where the campaign is (its run loses what a kill
+/// loses, the heaps since its last checkpoint), so that a campaign started again finds no run
+/// of the one before still holding a game.
 fn octal(args: &[String], device: Option<usize>) -> Result<Command, CommandError> {
     let mut c = Command::new(me()?);
     c.args(args);
+    let campaign = rustix::process::getpid();
+    // SAFETY: the closure makes two system calls and builds an error value, in the child
+    // between fork and exec.
+    unsafe {
+        c.pre_exec(move || {
+            rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
+            // The campaign may have ended before the call above took effect.
+            if rustix::process::getppid() != Some(campaign) {
+                return Err(std::io::Error::other("the campaign has ended"));
+            }
+            Ok(())
+        });
+    }
     if let Some(d) = device {
         let visible = std::env::var("CUDA_VISIBLE_DEVICES").ok();
         c.env("CUDA_VISIBLE_DEVICES", nth_visible(visible.as_deref(), d));
@@ -150,15 +168,16 @@ pub fn run(cfg: &FrontierConfig) -> Result<(), CommandError> {
     if !cfg.table_only {
         campaign(cfg)?;
         for g in &cfg.games {
-            second_check(&Files::of(&cfg.dir, &g.code))?;
+            second_check(&Files::of(&cfg.dir, &g.code), cfg.devices > 0)?;
         }
     }
     table(cfg)
 }
 
 /// `octal check CODE.state --rare --json` into `CODE.check.json` where the checkpoint is newer
-/// than its check: every rare heap of its front recomputed by the exact mex.
-fn second_check(f: &Files) -> Result<(), CommandError> {
+/// than its check: every rare heap of its front recomputed by the exact mex (the heaps the
+/// compact checkpoint leaves out computed again on the first GPU with `gpu`).
+fn second_check(f: &Files, gpu: bool) -> Result<(), CommandError> {
     let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
     let Some(state) = modified(&f.state) else {
         return Ok(());
@@ -166,21 +185,22 @@ fn second_check(f: &Files) -> Result<(), CommandError> {
     if modified(&f.check).is_some_and(|c| c >= state) {
         return Ok(());
     }
-    let out = octal(
-        &[
-            "check".into(),
-            s(&f.state),
-            "--rare".into(),
-            "--json".into(),
-        ],
-        None,
-    )?
-    .output()
-    .map_err(|source| CommandError::File {
-        what: "cannot start octal check on",
-        path: f.state.clone(),
-        source,
-    })?;
+    let mut args = vec![
+        "check".into(),
+        s(&f.state),
+        "--rare".into(),
+        "--json".into(),
+    ];
+    if gpu {
+        args.push("--gpu".into());
+    }
+    let out = octal(&args, gpu.then_some(0))?
+        .output()
+        .map_err(|source| CommandError::File {
+            what: "cannot start octal check on",
+            path: f.state.clone(),
+            source,
+        })?;
     eprintln!(
         "octal frontier: {}: second check {}",
         f.state.display(),
@@ -462,7 +482,7 @@ fn copy_checkpoint(cfg: &FrontierConfig, game: usize) {
     let to = if g.keep.is_some() { &f.state } else { &f.snap };
     let fresh = to.with_extension("new");
     let written = match g.keep {
-        Some(_) => carry::write_state(&f.work, &fresh).map(|_| ()),
+        Some(_) => carry::write_state(&f.work, &fresh, false).map(|_| ()),
         None => carry::write_snapshot(&f.work, &fresh).map(|_| ()),
     };
     match written.map(|()| std::fs::rename(&fresh, to)) {
