@@ -38,11 +38,56 @@ struct Far {
     /// The least values of the heap's (common) class that no far option takes, increasing;
     /// `u32::MAX` past the last.
     free: [u32; FREE],
-    /// Of the classic marking: the rare-class values below `free[1]` that no far split gives
+    /// Of the classic marking: the rare-class values below `free[0]` that no far split gives
     /// (all far splits were scanned when there are any), increasing, `u32::MAX` past the last.
     missing: [u32; FREE],
     /// More rare-class values are missing than `missing` holds.
     overflow: bool,
+    /// Of the classic marking: the rare-class values from `free[0]` to below `free[1]` that
+    /// neither the options through rare heaps nor the first `scanned` far splits of each breaking
+    /// digit give, increasing, `u32::MAX` past the last. The near options need them only where
+    /// they take `free[0]`; then the rest of the far splits are read for them.
+    pending: [u32; FREE],
+    /// More rare-class values are pending than `pending` holds.
+    pending_overflow: bool,
+    /// Far splits of each breaking digit read, in split order from the least part.
+    scanned: usize,
+}
+
+impl Far {
+    /// What the far options of a heap leave where the classic marking does not apply (exact
+    /// marking: every far split read).
+    fn exact(free: [u32; FREE]) -> Far {
+        Far {
+            free,
+            missing: [u32::MAX; FREE],
+            overflow: false,
+            pending: [u32::MAX; FREE],
+            pending_overflow: false,
+            scanned: usize::MAX,
+        }
+    }
+}
+
+/// The values `values` yields, at most [`FREE`] of them: the array (`u32::MAX` past the last)
+/// and whether there were more.
+fn first_few(values: impl Iterator<Item = u32>) -> ([u32; FREE], bool) {
+    let mut out = [u32::MAX; FREE];
+    for (k, v) in values.enumerate() {
+        if k == FREE {
+            return (out, true);
+        }
+        out[k] = v;
+    }
+    (out, false)
+}
+
+/// The far splits of breaking digit `i` of heap `h` before a batch starting at `start`: the
+/// parts a of h - i = a + b with a <= b < start, as `(lo, hi)`, if any.
+fn far_splits(h: usize, i: usize, start: usize) -> Option<(usize, usize)> {
+    let s = h.checked_sub(i)?;
+    let lo = (s + 1).saturating_sub(start).max(1);
+    (lo <= s / 2).then_some((lo, s / 2))
 }
 
 /// The marking engine for one game: the rare heaps found so far (classic marking) and the
@@ -115,11 +160,7 @@ impl<'a> MarkingEngine<'a> {
             (Some(device), Marking::Exact) => device
                 .exact(g, start..end)?
                 .into_iter()
-                .map(|free| Far {
-                    free,
-                    missing: [u32::MAX; FREE],
-                    overflow: false,
-                })
+                .map(Far::exact)
                 .collect(),
             (Some(device), Marking::Classic(space)) => {
                 let (words, seen) = device.all(g, start..end)?;
@@ -143,9 +184,9 @@ impl<'a> MarkingEngine<'a> {
             }
         };
         g.resize(end, 0)?;
-        let mut near = Marks::default();
+        let (mut near, mut rest) = (Marks::default(), Marks::default());
         for (h, f) in (start..end).zip(&far) {
-            let v = match self.near(&g[..h], start, h, f, &mut near) {
+            let v = match self.near(&g[..h], start, h, f, (&mut near, &mut rest)) {
                 Some(v) => v,
                 None => {
                     self.fallbacks += 1;
@@ -177,16 +218,10 @@ impl<'a> MarkingEngine<'a> {
     fn far(&self, g: &[u16], h: usize, marks: &mut Marks) -> Far {
         let start = g.len();
         marks.clear();
-        // The far splits of each breaking digit i: h - i = a + b, a <= b < start.
-        let splits = |i: usize| -> Option<(usize, usize)> {
-            let s = h.checked_sub(i)?;
-            let lo = (s + 1).saturating_sub(start).max(1);
-            (lo <= s / 2).then_some((lo, s / 2))
-        };
         match self.marking {
             Marking::Exact => {
                 for &i in &self.rules.breaking {
-                    if let Some((lo, hi)) = splits(i) {
+                    if let Some((lo, hi)) = far_splits(h, i, start) {
                         let s = h - i;
                         mark_splits(marks, &g[lo..=hi], &g[s - hi..=s - lo]);
                     }
@@ -212,58 +247,109 @@ impl<'a> MarkingEngine<'a> {
             }
         }
         let free = first_free(|v| self.common(h, v) && !marks.contains(v as u16));
-        let mut far = Far {
-            free,
-            missing: [u32::MAX; FREE],
-            overflow: false,
+        let Marking::Classic(space) = self.marking else {
+            return Far::exact(free);
         };
-        if let Marking::Classic(space) = self.marking {
-            // Scan far splits in order until the rare values below free[1] are all found.
-            let all = &self.rare_values[space.rare_parity(h) as usize];
-            let needed = &all[..all.partition_point(|&v| u32::from(v) < free[1])];
-            let mut found = 0;
-            let mut covered = |marks: &Marks| {
-                while found < needed.len() && marks.contains(needed[found]) {
-                    found += 1;
-                }
-                found == needed.len()
-            };
-            let mut from = 0;
-            while !covered(marks) {
-                let mut scanned = false;
-                for &i in &self.rules.breaking {
-                    let Some((lo, hi)) = splits(i) else { continue };
-                    let (lo, hi) = (lo + from, hi.min(lo + from + SCAN - 1));
-                    if lo > hi {
-                        continue;
-                    }
-                    scanned = true;
-                    let s = h - i;
-                    mark_splits(marks, &g[lo..=hi], &g[s - hi..=s - lo]);
-                }
-                if !scanned {
-                    break;
-                }
-                from += SCAN;
+        // Scan far splits in order until the rare values below free[0] are all found; the ones
+        // from free[0] to free[1] matter only where the near options take free[0], so they are
+        // looked for then (`near`).
+        let all = &self.rare_values[space.rare_parity(h) as usize];
+        let needed = &all[..all.partition_point(|&v| u32::from(v) < free[0])];
+        let mut found = 0;
+        let mut scanned = 0;
+        loop {
+            while found < needed.len() && marks.contains(needed[found]) {
+                found += 1;
             }
-            let mut k = 0;
-            for &v in &needed[found..] {
-                if !marks.contains(v) {
-                    if k == FREE {
-                        far.overflow = true;
-                        break;
-                    }
-                    far.missing[k] = u32::from(v);
-                    k += 1;
-                }
+            if found == needed.len() || !self.scan_round(g, start, h, scanned, marks) {
+                break;
             }
+            scanned += SCAN;
         }
-        far
+        let (missing, overflow) = first_few(
+            needed[found..]
+                .iter()
+                .filter(|&&v| !marks.contains(v))
+                .map(|&v| u32::from(v)),
+        );
+        let (pending, pending_overflow) = first_few(
+            all[needed.len()..]
+                .iter()
+                .map(|&v| u32::from(v))
+                .take_while(|&v| v < free[1])
+                .filter(|&v| !marks.contains(v as u16)),
+        );
+        Far {
+            free,
+            missing,
+            overflow,
+            pending,
+            pending_overflow,
+            scanned,
+        }
+    }
+
+    /// Marks the far splits `from .. from + SCAN` (in split order from the least part) of each
+    /// breaking digit of heap `h` (parts below `start`, the values `g`): whether there were any.
+    fn scan_round(
+        &self,
+        g: &[u16],
+        start: usize,
+        h: usize,
+        from: usize,
+        marks: &mut Marks,
+    ) -> bool {
+        let mut scanned = false;
+        for &i in &self.rules.breaking {
+            let Some((lo, hi)) = far_splits(h, i, start) else {
+                continue;
+            };
+            let Some(lo) = lo.checked_add(from).filter(|&lo| lo <= hi) else {
+                continue;
+            };
+            let hi = hi.min(lo + SCAN - 1);
+            scanned = true;
+            let s = h - i;
+            mark_splits(marks, &g[lo..=hi], &g[s - hi..=s - lo]);
+        }
+        scanned
+    }
+
+    /// Of the values `wanted` (increasing), the ones that no far split of heap `h` past the
+    /// first `far.scanned` of each breaking digit gives (`g` holds heaps below `h` at least to
+    /// the batch's `start`), read with `rest`.
+    fn not_given(
+        &self,
+        g: &[u16],
+        (start, h): (usize, usize),
+        far: &Far,
+        wanted: &[u32],
+        rest: &mut Marks,
+    ) -> Vec<u32> {
+        rest.clear();
+        let mut from = far.scanned;
+        while !wanted.iter().all(|&v| rest.contains(v as u16))
+            && self.scan_round(g, start, h, from, rest)
+        {
+            from = from.saturating_add(SCAN);
+        }
+        wanted
+            .iter()
+            .copied()
+            .filter(|&v| !rest.contains(v as u16))
+            .collect()
     }
 
     /// The value of heap `h` from what its far options leave and its near options (`g` holds
     /// heaps `0..h`; the batch started at `start`), or `None` when that does not decide it.
-    fn near(&self, g: &[u16], start: usize, h: usize, far: &Far, marks: &mut Marks) -> Option<u16> {
+    fn near(
+        &self,
+        g: &[u16],
+        start: usize,
+        h: usize,
+        far: &Far,
+        (marks, rest): (&mut Marks, &mut Marks),
+    ) -> Option<u16> {
         marks.clear();
         exact::mark_single_options(self.rules, |b| g[b], h, marks);
         // The splits h - i = a + b with b at or past the batch's start: a <= h - i - start.
@@ -290,10 +376,28 @@ impl<'a> MarkingEngine<'a> {
             .take_while(|&v| v < c)
             .find(|&v| !marks.contains(v as u16));
         match missing {
-            Some(v) => Some(v as u16),
-            None if far.overflow => None,
-            None => u16::try_from(c).ok(),
+            Some(v) => return Some(v as u16),
+            None if far.overflow => return None,
+            None => {}
         }
+        if classic && c > far.free[0] {
+            // The near options took free[0]: the rare values from there to c that neither they
+            // nor the far splits read so far give are looked for among the rest of the far splits.
+            if far.pending_overflow {
+                return None;
+            }
+            let wanted: Vec<u32> = far
+                .pending
+                .iter()
+                .copied()
+                .take_while(|&v| v < c)
+                .filter(|&v| !marks.contains(v as u16))
+                .collect();
+            if let Some(&v) = self.not_given(g, (start, h), far, &wanted, rest).first() {
+                return Some(v as u16);
+            }
+        }
+        u16::try_from(c).ok()
     }
 }
 
@@ -375,25 +479,21 @@ fn first_free(free: impl Fn(u32) -> bool) -> [u32; FREE] {
 
 /// What every far split of heap `h` leaves under the classic marking, from `given`, which says
 /// whether some far split gives a value: the first common-class values none gives, and the
-/// rare-class values below the second of them that none gives (all far splits seen: the same
-/// as the classic marking's scan finds).
+/// rare-class values below the second of them that none gives (every far split read).
 fn classic_far(space: SparseSpace, h: usize, given: impl Fn(u32) -> bool) -> Far {
     let common = |v: u32| !space.is_rare(h, v as u16);
     let free = first_free(|v| common(v) && !given(v));
-    let mut far = Far {
+    let not_given = |range: std::ops::Range<u32>| range.filter(|&v| !common(v) && !given(v));
+    let (missing, overflow) = first_few(not_given(0..free[0].min(1 << 16)));
+    let (pending, pending_overflow) = first_few(not_given(free[0]..free[1].min(1 << 16)));
+    Far {
         free,
-        missing: [u32::MAX; FREE],
-        overflow: false,
-    };
-    let missing = (0..free[1].min(1 << 16)).filter(|&v| !common(v) && !given(v));
-    for (k, v) in missing.enumerate() {
-        if k == FREE {
-            far.overflow = true;
-            break;
-        }
-        far.missing[k] = v;
+        missing,
+        overflow,
+        pending,
+        pending_overflow,
+        scanned: usize::MAX,
     }
-    far
 }
 
 /// Far splits scanned between two checks of the rare values still missing.
@@ -415,12 +515,24 @@ mod tests {
             let g = exact::values(&rules, 1 << 14).unwrap();
             let (space, _) = discover::best_space(&rules, &g).expect("a mask");
             let engine = MarkingEngine::new(&rules, Marking::Classic(space), &g);
-            let mut marks = Marks::default();
+            let (mut marks, mut rest) = (Marks::default(), Marks::default());
             let heaps = g.len()..g.len() + 300;
             let (words, sets) = EveryFarSplit(&rules).sets(&g, heaps.clone());
+            let listed = |a: &[u32; FREE]| a.iter().copied().filter(|&v| v != u32::MAX).collect();
             for (h, set) in heaps.zip(sets.chunks(words)) {
                 let from_all = classic_far(space, h, |v| given(set, v));
-                assert_eq!(from_all, engine.far(&g, h, &mut marks), "{code} at {h}");
+                let far = engine.far(&g, h, &mut marks);
+                let seen = |f: &Far| (f.free, f.missing, f.overflow);
+                assert_eq!(seen(&far), seen(&from_all), "{code} at {h}");
+                // The values pending after the scan, looked for among the rest of the far
+                // splits, are the ones no far split gives.
+                if far.pending_overflow {
+                    continue;
+                }
+                assert!(!from_all.pending_overflow, "{code} at {h}");
+                let pending: Vec<u32> = listed(&far.pending);
+                let left = engine.not_given(&g, (g.len(), h), &far, &pending, &mut rest);
+                assert_eq!(left, listed(&from_all.pending), "{code} at {h}");
             }
         }
     }
