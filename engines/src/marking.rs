@@ -55,6 +55,33 @@ struct Far {
 }
 
 impl Far {
+    /// What the far options of a heap leave under the classic marking: its first free common
+    /// values `free`, and of the rare-class values `rare` (increasing; any of them found already
+    /// may be left out) the ones `not_given` says no far option read so far gives, below
+    /// `free[0]` (missing) and from there to `free[1]` (pending), `scanned` far splits of each
+    /// breaking digit read.
+    fn classic(
+        free: [u32; FREE],
+        rare: impl Iterator<Item = u32>,
+        not_given: impl Fn(u32) -> bool,
+        scanned: usize,
+    ) -> Far {
+        let mut rare = rare
+            .take_while(|&v| v < free[1])
+            .filter(|&v| not_given(v))
+            .peekable();
+        let (missing, overflow) = first_few(std::iter::from_fn(|| rare.next_if(|&v| v < free[0])));
+        let (pending, pending_overflow) = first_few(rare.skip_while(|&v| v < free[0]));
+        Far {
+            free,
+            missing,
+            overflow,
+            pending,
+            pending_overflow,
+            scanned,
+        }
+    }
+
     /// What the far options of a heap leave where the classic marking does not apply (exact
     /// marking: every far split read).
     fn exact(free: [u32; FREE]) -> Far {
@@ -266,27 +293,8 @@ impl<'a> MarkingEngine<'a> {
             }
             scanned += SCAN;
         }
-        let (missing, overflow) = first_few(
-            needed[found..]
-                .iter()
-                .filter(|&&v| !marks.contains(v))
-                .map(|&v| u32::from(v)),
-        );
-        let (pending, pending_overflow) = first_few(
-            all[needed.len()..]
-                .iter()
-                .map(|&v| u32::from(v))
-                .take_while(|&v| v < free[1])
-                .filter(|&v| !marks.contains(v as u16)),
-        );
-        Far {
-            free,
-            missing,
-            overflow,
-            pending,
-            pending_overflow,
-            scanned,
-        }
+        let rare = all[found..].iter().map(|&v| u32::from(v));
+        Far::classic(free, rare, |v| !marks.contains(v as u16), scanned)
     }
 
     /// Marks the far splits `from .. from + SCAN` (in split order from the least part) of each
@@ -481,19 +489,10 @@ fn first_free(free: impl Fn(u32) -> bool) -> [u32; FREE] {
 /// whether some far split gives a value: the first common-class values none gives, and the
 /// rare-class values below the second of them that none gives (every far split read).
 fn classic_far(space: SparseSpace, h: usize, given: impl Fn(u32) -> bool) -> Far {
-    let common = |v: u32| !space.is_rare(h, v as u16);
-    let free = first_free(|v| common(v) && !given(v));
-    let not_given = |range: std::ops::Range<u32>| range.filter(|&v| !common(v) && !given(v));
-    let (missing, overflow) = first_few(not_given(0..free[0].min(1 << 16)));
-    let (pending, pending_overflow) = first_few(not_given(free[0]..free[1].min(1 << 16)));
-    Far {
-        free,
-        missing,
-        overflow,
-        pending,
-        pending_overflow,
-        scanned: usize::MAX,
-    }
+    let rare = |v: u32| space.is_rare(h, v as u16);
+    let free = first_free(|v| !rare(v) && !given(v));
+    let rare_class = (0..1 << 16).filter(|&v| rare(v));
+    Far::classic(free, rare_class, |v| !given(v), usize::MAX)
 }
 
 /// Far splits scanned between two checks of the rare values still missing.

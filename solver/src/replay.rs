@@ -127,14 +127,14 @@ pub fn replay(
     Ok(g)
 }
 
-/// Completes the compact state `s` read from `path` (a whole one is left as it is): the heaps its
-/// front lacks by a verified run from heap 0 ([`solve::front_again`], on the GPU with `gpu`),
-/// the heaps its tail lacks by the speculative pass from the tail's first heaps, which reach
-/// back past the last rare heap (on the device with `gpu`). [`State::fill`] takes them only if
-/// the whole state has the fingerprint it was written with.
-pub fn fill_state(s: &mut State, path: &Path, gpu: bool) -> Result<(), ReplayError> {
+/// The compact state `s` read from `path`, completed (a whole one as it is): the heaps its front
+/// lacks by a verified run from heap 0 ([`solve::front_again`], on the GPU with `gpu`), the
+/// heaps its tail lacks by the speculative pass from the tail's first heaps, which reach back
+/// past the last rare heap (on the device with `gpu`). [`State::fill`] takes them only if the
+/// whole state has the fingerprint it was written with.
+pub fn fill_state(mut s: State, path: &Path, gpu: bool) -> Result<State, ReplayError> {
     let Some((front_lacks, tail_lacks)) = s.lacks() else {
-        return Ok(());
+        return Ok(s);
     };
     let h = &s.header;
     let code: Code = h.code.parse().expect("checked on reading");
@@ -147,10 +147,10 @@ pub fn fill_state(s: &mut State, path: &Path, gpu: bool) -> Result<(), ReplayErr
         }
         solve::front_again(&req, &s.front, h.front)?.0
     };
-    let mut tail = s.tail.clone();
-    if !tail_lacks.is_empty() {
-        let rules = code.rules();
-        let bits = value_bits(h.summarizer.max_value());
+    let tail = if tail_lacks.is_empty() {
+        s.tail.clone()
+    } else {
+        let max = h.summarizer.max_value();
         let mut window = ValueStore::for_heaps(h.heaps - h.tail_from).map_err(SolveError::from)?;
         window
             .extend_from_slice(&s.tail)
@@ -160,21 +160,16 @@ pub fn fill_state(s: &mut State, path: &Path, gpu: bool) -> Result<(), ReplayErr
             (window, h.tail_from),
             h.heaps - h.tail_from,
             (h.space, s.table.clone()),
-            h.summarizer.max_value(),
+            max,
         );
         let device = gpu
             .then(Device::open)
             .transpose()
             .map_err(SolveError::from)?;
+        let (rules, table, bits) = (code.rules(), s.table.clone(), value_bits(max));
         let mut engine: Box<dyn StretchEngine> = match &device {
-            Some(d) => d.speculation(&code, h.space, s.table.clone(), bits),
-            None => Box::new(Speculative::new(
-                &rules,
-                h.space,
-                s.table.clone(),
-                bits,
-                None,
-            )),
+            Some(d) => d.speculation(&code, h.space, table, bits),
+            None => Box::new(Speculative::new(&rules, h.space, table, bits, None)),
         };
         let mut stretch = Stretch {
             values: &mut run,
@@ -186,16 +181,13 @@ pub fn fill_state(s: &mut State, path: &Path, gpu: bool) -> Result<(), ReplayErr
             watch: &mut |_: Kept<'_>| Ok(false),
         };
         engine.extend(&mut stretch).map_err(SolveError::from)?;
-        tail = run
-            .kept()
+        run.kept()
             .range(h.tail_from..h.heaps)
             .expect("the tail is held")
-            .to_vec();
-    }
-    let front = front[front_lacks].to_vec();
-    let tail = tail[tail_lacks.start - s.header.tail_from..].to_vec();
-    s.fill(path, &front, &tail)?;
-    Ok(())
+            .to_vec()
+    };
+    s.fill(path, front, tail)?;
+    Ok(s)
 }
 
 #[cfg(test)]

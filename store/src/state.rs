@@ -191,23 +191,25 @@ impl State {
         })
     }
 
-    /// Completes a compact state with the values of the heaps it lacks ([`State::lacks`]),
-    /// computed again: refused unless the whole state they make has the data fingerprint the
-    /// state was written with (`path` names the file in the error).
-    pub fn fill(&mut self, path: &Path, front: &[u16], tail: &[u16]) -> Result<(), FileError> {
+    /// Completes a compact state with its whole `front` and `tail`, the heaps it lacks
+    /// ([`State::lacks`]) computed again: refused unless they begin with the heaps it holds and
+    /// the whole state has the data fingerprint it was written with (`path` names the file in the
+    /// error).
+    pub fn fill(&mut self, path: &Path, front: Vec<u16>, tail: Vec<u16>) -> Result<(), FileError> {
         let Some((f, t)) = self.lacks() else {
             return Ok(());
         };
-        if front.len() != f.len() || tail.len() != t.len() {
+        if front.len() != f.end
+            || tail.len() != t.end - self.header.tail_from
+            || !front.starts_with(&self.front)
+            || !tail.starts_with(&self.tail)
+        {
             return Err(FileError::corrupt(
                 path,
-                "the heaps computed again are not the ones it lacks",
+                "the values computed again do not begin with the ones it holds",
             ));
         }
-        let mut whole = self.clone();
-        whole.front.extend_from_slice(front);
-        whole.tail.extend_from_slice(tail);
-        let got = fnv_hex(&data(&whole.front, &whole.tail, &whole.table));
+        let got = fnv_hex(&data(&front, &tail, &self.table));
         if got != self.header.data_fnv1a64 {
             return Err(FileError::corrupt(
                 path,
@@ -217,8 +219,7 @@ impl State {
                 ),
             ));
         }
-        whole.header.stored = None;
-        *self = whole;
+        (self.front, self.tail, self.header.stored) = (front, tail, None);
         Ok(())
     }
 
@@ -371,21 +372,21 @@ mod tests {
         other[11] = b'2';
         assert!(refused("version", &other).contains("version"));
         assert!(refused("text", b"hello\n").contains("not a state file"));
-        // Compact: the start of the front and of the tail; filled with the heaps it lacks, it is
-        // the state again, and other values are refused.
+        // Compact: the start of the front and of the tail; filled with the whole front and tail
+        // again, it is the state again, and other values are refused.
         let compact = dir.join("compact.state");
         state.save_compact(&compact, 100, 300).unwrap();
         let mut part = read(&compact).unwrap();
         assert_eq!(part.lacks(), Some((100..1000, g.len() - 4700..g.len())));
-        let tail = &g[g.len() - 4700..];
-        let mut wrong = tail.to_vec();
-        wrong[17] ^= 1;
+        let tail = g[g.len() - 5000..].to_vec();
+        let mut wrong = tail.clone();
+        wrong[317] ^= 1;
         let e = part
             .clone()
-            .fill(&compact, &g[100..1000], &wrong)
+            .fill(&compact, g[..1000].to_vec(), wrong)
             .unwrap_err();
         assert!(e.to_string().contains("differ from the run's"), "{e}");
-        part.fill(&compact, &g[100..1000], tail).unwrap();
+        part.fill(&compact, g[..1000].to_vec(), tail).unwrap();
         assert_eq!(part, back);
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -1,8 +1,8 @@
 //! Carrying a run between machines: `octal checkpoint` writes a run directory's state (its
 //! front, tail, rare table and statistics; compact unless `--whole`), from which `octal resume`
-//! goes on anywhere once the heaps a compact one leaves out are computed again; `octal snapshot` writes a snapshot (its sparse space, rare table, first
-//! heaps and fingerprints), from which `octal restore` makes a run directory by replaying every
-//! value.
+//! goes on anywhere once the heaps a compact one leaves out are computed again; `octal
+//! snapshot` writes a snapshot (its sparse space, rare table, first heaps and fingerprints), from
+//! which `octal restore` makes a run directory by replaying every value.
 
 use super::job::{progress_bar, HEAPS_BAR};
 use super::{pool, CommandError};

@@ -126,6 +126,7 @@ fn me() -> Result<PathBuf, CommandError> {
 /// `octal` with `args`, on the `device`-th GPU this process sees (none: the host's cores): the
 /// entry of this process's `CUDA_VISIBLE_DEVICES` where that is set (a scheduler's choice of
 /// GPUs), else that device.
+///
 /// The child ends with the campaign: killed where the campaign is (its run loses what a kill
 /// loses, the heaps since its last checkpoint), so that a campaign started again finds no run
 /// of the one before still holding a game.

@@ -180,8 +180,8 @@ fn check_checkpoint(cfg: &CheckConfig) -> Result<(), CommandError> {
             cfg.dir.display()
         )));
     }
-    let mut s = state::read(&cfg.dir)?;
-    pool(cfg.threads)?.install(|| replay::fill_state(&mut s, &cfg.dir, cfg.gpu))?;
+    let s = state::read(&cfg.dir)?;
+    let s = pool(cfg.threads)?.install(|| replay::fill_state(s, &cfg.dir, cfg.gpu))?;
     let h = &s.header;
     let code = parse_code(&h.code)?;
     let front = &s.front[..];

@@ -123,12 +123,13 @@ pub fn resume(cfg: &ResumeConfig, find_device: impl FnOnce()) -> Result<(), Comm
                 cfg.dir.display()
             )));
         }
-        let mut state = state::read(&cfg.dir)?;
+        let state = state::read(&cfg.dir)?;
         let engine = cfg
             .engine
             .unwrap_or_else(|| state.header.engine.parse().unwrap_or(EngineChoice::Auto));
-        pool(cfg.output.threads)?
-            .install(|| replay::fill_state(&mut state, &cfg.dir, engine == EngineChoice::Gpu))?;
+        let gpu = engine == EngineChoice::Gpu;
+        let state =
+            pool(cfg.output.threads)?.install(|| replay::fill_state(state, &cfg.dir, gpu))?;
         let n = cfg.n.unwrap_or(state.header.n).max(state.header.heaps);
         Recorder::create_from_state(out, state, n, every)?
     } else {

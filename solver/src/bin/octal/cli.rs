@@ -125,8 +125,8 @@ pub enum Command {
     /// result before it is published. Each recomputed heap costs O(n). A checkpoint holds the
     /// values of its front: its rare heaps there are recomputed, the ones past it are counted
     /// (the heaps a compact checkpoint leaves out are computed again first, on the GPU with
-    /// --gpu, and checked against its fingerprint). A value that differs is named with its heap (exit 1); damage is named with the file and
-    /// the chunk (exit 2).
+    /// --gpu, and checked against its fingerprint). A value that differs is named with its heap
+    /// (exit 1); damage is named with the file and the chunk (exit 2).
     #[command(verbatim_doc_comment)]
     Check(CheckArgs),
     /// Print the summary of a run directory (--json: the fields of `solve --json` and `run`).
