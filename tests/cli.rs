@@ -306,6 +306,8 @@ fn bad_input_is_one_line_and_status_2() {
             "solve", ".6", "-n", "2^20", "--keep", "2^16", "--values", "v.txt",
         ],
         vec!["solve", ".6", "--threads", "0"],
+        vec!["solve", ".6", "--gpu", "--devices", "0"],
+        vec!["solve", ".6", "--devices", "2"],
         vec!["solve", ".6", "--engine", "warp"],
         vec!["solve", ".07", "--engine", "generic", "-n", "100"],
         vec!["solve", ".6", "--space", "range"],

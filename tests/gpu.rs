@@ -405,7 +405,36 @@ fn gpu_growing_tables_equal_the_cpu_engine() {
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn gpu_speculation_on_dense_tables_equals_the_cpu_engine() {
-    let gpu = device();
+    dense_tables_on_the_device(&device(), 1);
+}
+
+/// The verification of the device's own loop shared by k devices (on a host with fewer GPUs,
+/// more contexts on them): each verifies every k-th heap of a batch and settles a share of its
+/// flagged heaps. The values equal the CPU engine's where rare values come every few dozen heaps
+/// (.04, .114: corrections and flagged heaps in most batches) and on Officers with a small ring
+/// (the ring wraps; heaps whose proofs need splits past the prefix go to the CPU).
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn gpu_verification_shared_over_devices_equals_the_cpu_engine() {
+    let count = octal_gpu::device_count().unwrap_or_else(|e| panic!("{e}"));
+    let keep = Resident {
+        prefix: 1 << 16,
+        ring: 1 << 18,
+    };
+    for k in [2, 3] {
+        let ordinals: Vec<usize> = (1..k).map(|d| d % count).collect();
+        let gpu = device()
+            .sharing(&ordinals)
+            .unwrap_or_else(|e| panic!("{e}"));
+        dense_tables_on_the_device(&gpu, k);
+        officers_on_the_device(&gpu, &[(9, Some(keep))]);
+        eprintln!("verification shared by {k} devices (ordinals 0, {ordinals:?}): equal");
+    }
+}
+
+/// .04 and .114 on `gpu`'s own loop from their first 2^15 heaps, its verification on `devices`
+/// devices, against the CPU engine.
+fn dense_tables_on_the_device(gpu: &Device, devices: usize) {
     for (code, n) in [(".04", 1 << 18), (".114", 1 << 17)] {
         let code: Code = code.parse().unwrap();
         let want = solve(&Request::new(code.clone(), n), &mut |_| {}).unwrap();
@@ -417,12 +446,13 @@ fn gpu_speculation_on_dense_tables_equals_the_cpu_engine() {
         g.extend_from_slice(&first).unwrap();
         let started = Instant::now();
         let table = RareTable::from_values(&space, &first);
-        let timings = on_device(&gpu, (&code, space, table, bits), None, (&mut g, n));
+        let timings = on_device(gpu, (&code, space, table, bits), None, (&mut g, n));
         assert!(
             timings.speculated >= n - (1 << 15),
             "{code}: the kernels speculated only {} heaps",
             timings.speculated
         );
+        assert_eq!(timings.devices, devices, "{code}: devices verifying");
         assert!(g == want.values, "{code}: GPU values differ");
         eprintln!(
             "{code} to {n} under {space}: equal ({:.1} s)",
@@ -497,7 +527,10 @@ fn on_device(
     (g, n): (&mut ValueStore, usize),
 ) -> GpuTimings {
     let before = gpu.timings();
-    let mut engine = DeviceEngine::on(gpu, code, space, table).with_bits(bits);
+    // Batches of every size shared, where other devices share the verification.
+    let mut engine = DeviceEngine::on(gpu, code, space, table)
+        .with_bits(bits)
+        .sharing_from(1);
     if let Some(keep) = keep {
         engine = engine.keeping(keep);
     }

@@ -3,7 +3,7 @@
 
 use crate::compile::{compile, libraries_present, nvrtc_version};
 use crate::error::GpuError;
-use crate::launch::Kernels;
+use crate::launch::{Kernels, Resident};
 use crate::timings::GpuTimings;
 use cudarc::driver::{CudaContext, CudaModule, CudaStream};
 use kernels_gen::{KernelSpec, Layout};
@@ -39,7 +39,21 @@ impl Gpu {
     /// Opens device 0.
     pub fn open() -> Result<Gpu, GpuError> {
         Gpu::find()?;
-        Gpu::create()
+        Gpu::create(0)
+    }
+
+    /// Opens devices `ordinals` beside device 0 (the driver initialised): the others of a run
+    /// whose verification they share. A device named again gets another context of its own. An
+    /// error where the process sees fewer devices.
+    pub fn others(ordinals: &[usize]) -> Result<Vec<Gpu>, GpuError> {
+        let found = Gpu::count()?;
+        if let Some(&most) = ordinals.iter().max().filter(|&&o| o >= found) {
+            return Err(GpuError::TooFewDevices {
+                asked: most + 1,
+                found,
+            });
+        }
+        ordinals.iter().map(|&o| Gpu::create(o)).collect()
     }
 
     /// Checks that the driver, NVRTC and a device are there, initialising the driver (about
@@ -58,9 +72,10 @@ impl Gpu {
         Ok(CudaContext::device_count()?.max(0) as usize)
     }
 
-    /// Device 0 opened on `find`'s initialised driver: its context, streams and architecture.
-    pub(crate) fn create() -> Result<Gpu, GpuError> {
-        let ctx = CudaContext::new(0)?;
+    /// Device `ordinal` opened on `find`'s initialised driver: its context, streams and
+    /// architecture.
+    pub(crate) fn create(ordinal: usize) -> Result<Gpu, GpuError> {
+        let ctx = CudaContext::new(ordinal)?;
         let (major, minor) = ctx.compute_capability()?;
         use cudarc::driver::sys::CUdevice_attribute as Attr;
         let sms = ctx.attribute(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?;
@@ -106,6 +121,22 @@ impl Gpu {
         let kernels = Arc::new(Kernels::load(&module, layout, self.sms, self.sm_shared)?);
         modules.insert(source, kernels.clone());
         Ok((kernels, true))
+    }
+
+    /// Whether the device has the memory for buffers keeping `keep` with keys of `key_bytes`
+    /// bytes: an error saying how much they need where not.
+    pub(crate) fn room_for(&self, keep: Resident, key_bytes: usize) -> Result<(), GpuError> {
+        let need = keep.bytes(key_bytes);
+        let (free, _) = self.ctx.mem_get_info()?;
+        if need > free as u64 {
+            return Err(GpuError::DeviceMemory {
+                need,
+                free: free as u64,
+                prefix: keep.prefix,
+                ring: keep.ring,
+            });
+        }
+        Ok(())
     }
 
     /// Where the time of the device's stretches went so far.

@@ -20,8 +20,9 @@
 use crate::device::Gpu;
 use crate::engine::DeviceEngine;
 use crate::error::GpuError;
-use crate::launch::{Buffers, Flags, Kernels, Resident, Timed, SLOTS};
-use crate::settle::settle;
+use crate::launch::{Buffers, Flags, Kernels, Resident, Strided, Timed, SLOTS};
+use crate::mirror::Mirror;
+use crate::settle::{settle, OnDevice};
 use crate::timings::GpuTimings;
 use octal_core::codec::{value_bits, Codec, LoopTable};
 use octal_core::{Kept, RareTable, Rules, SparseSpace};
@@ -50,6 +51,11 @@ fn window() -> u32 {
 /// Heaps of the first batch of a device run; batches double up to [`Resident::max_batch`] (an
 /// eighth of the device's ring, at most `launch::MAX_BLOCK`).
 const MIN_BATCH: usize = 1 << 16;
+
+/// Heaps a batch needs before the other devices share its verification: a smaller one (rare
+/// values coming every few hundred heaps) waits on its slowest heap's proof and its flagged
+/// heaps' round trips, which more devices do not shorten.
+pub(crate) const SHARE_FROM: usize = 1 << 16;
 
 /// The least batch after a correction: batches start at twice the heaps between the last two
 /// corrections (a batch past a wrong candidate is thrown away), and no smaller than this.
@@ -199,6 +205,10 @@ pub(crate) fn extend(
         );
         let verifier = Verifier::new(&rules, space);
         let mut run = DeviceRun::new(&e.gpu, &kernels, verifier, space, kept, keep, verify)?;
+        if verify {
+            run.share_with(&e.helpers, e.share_from, &spec, kept)?;
+        }
+        t.devices = t.devices.max(run.devices());
         let mut options = kernels.layout.options.clone();
         t.setup += setup.elapsed();
         // Kernels for rare sources run while options reach rare heaps (to `hot_from`, which each
@@ -316,6 +326,10 @@ struct DeviceRun<'a> {
     max_budget: u64,
     /// The heap of the last correction.
     corrected: usize,
+    /// The other devices that verify the run, each every k-th heap of a batch (k devices in
+    /// all) and a share of its flagged heaps, for batches of at least `share_from` heaps.
+    helpers: Vec<Mirror>,
+    share_from: usize,
 }
 
 impl<'a> DeviceRun<'a> {
@@ -333,16 +347,7 @@ impl<'a> DeviceRun<'a> {
         verify: bool,
     ) -> Result<DeviceRun<'a>, GpuError> {
         let l = &kernels.layout;
-        let need = keep.bytes(l.key_bytes);
-        let (free, _) = gpu.ctx.mem_get_info()?;
-        if need > free as u64 {
-            return Err(GpuError::DeviceMemory {
-                need,
-                free: free as u64,
-                prefix: keep.prefix,
-                ring: keep.ring,
-            });
-        }
+        gpu.room_for(keep, l.key_bytes)?;
         let mut buf = kernels.buffers(&gpu.stream, keep)?;
         let start = g.len();
         let codec = Codec::new(space);
@@ -385,7 +390,94 @@ impl<'a> DeviceRun<'a> {
             budget,
             max_budget: max_growing_budget(),
             corrected: start,
+            helpers: Vec::new(),
+            share_from: SHARE_FROM,
         })
+    }
+
+    /// Has `gpus` verify the run's batches of at least `share_from` heaps beside the device:
+    /// the kernels of `spec` and the values of `g` on each.
+    fn share_with(
+        &mut self,
+        gpus: &[Gpu],
+        share_from: usize,
+        spec: &kernels_gen::KernelSpec<'_>,
+        g: Kept<'_>,
+    ) -> Result<(), GpuError> {
+        let keep = self.buf.resident;
+        self.helpers = gpus
+            .iter()
+            .map(|gpu| Mirror::new(gpu, gpu.kernels(spec)?.0, keep, g))
+            .collect::<Result<_, _>>()?;
+        self.share_from = share_from;
+        Ok(())
+    }
+
+    /// Devices that verify the run's large batches.
+    fn devices(&self) -> usize {
+        1 + self.helpers.len()
+    }
+
+    /// Devices that verify the batch `lo .. hi`: all of them for a large one, else the device.
+    fn devices_for(&self, lo: usize, hi: usize) -> usize {
+        if hi - lo >= self.share_from {
+            self.devices()
+        } else {
+            1
+        }
+    }
+
+    /// Enqueues the proof of the heaps `from .. hi` of `g` (which holds their candidates) on the
+    /// first `k - 1` other devices, each its share of k, its flags in `slot`.
+    fn share_out(
+        &mut self,
+        g: Kept<'_>,
+        slot: usize,
+        (from, hi, k): (usize, usize, usize),
+        budget: u64,
+    ) -> Result<Vec<Timed>, GpuError> {
+        let heaps = |d| Strided::share(from as u64, hi as u64, d, k);
+        self.helpers[..k - 1]
+            .iter_mut()
+            .enumerate()
+            .map(|(d, helper)| {
+                helper.upload(g, hi)?;
+                helper.verify(slot, heaps(d + 1), budget)
+            })
+            .collect()
+    }
+
+    /// The flags of the device's verification in `slot` and of the other devices' (`shared`,
+    /// waited for here), as one verification's ([`Flags::merge`]).
+    fn flags(&self, slot: usize, shared: Vec<Timed>) -> Result<Flags, GpuError> {
+        let mut all = vec![self.kernels.flagged(&self.gpu.copy, &self.buf, slot)?];
+        for (helper, timed) in self.helpers.iter().zip(shared) {
+            timed.wait()?;
+            all.push(
+                helper
+                    .kernels
+                    .flagged(&helper.gpu.stream, &helper.buf, slot)?,
+            );
+        }
+        Ok(Flags::merge(all))
+    }
+
+    /// Verifies the heaps `from .. hi` of the batch in `slot` again, now, on its `k` devices.
+    fn verify_again(
+        &mut self,
+        g: Kept<'_>,
+        slot: usize,
+        (from, hi, k): (usize, usize, usize),
+    ) -> Result<Flags, GpuError> {
+        let budget = self.budget;
+        let mine = Strided::share(from as u64, hi as u64, 0, k);
+        let copy = &self.gpu.copy;
+        let timed = self
+            .kernels
+            .verify(copy, &mut self.buf, slot, mine, budget)?;
+        let shared = self.share_out(g, slot, (from, hi, k), budget)?;
+        timed.wait()?;
+        self.flags(slot, shared)
     }
 
     /// Queues on the speculation's stream the write of `value` as heap `heap`'s value and key,
@@ -508,8 +600,7 @@ impl<'a> DeviceRun<'a> {
                 return Ok(RunEnd::Done);
             };
             let waiting = Instant::now();
-            q.check.as_ref().unwrap_or(&q.values).wait()?;
-            timings.waited += waiting.elapsed();
+            q.values.wait()?;
             timings.batches += 1;
             let copy = &self.gpu.copy;
             let done = self.kernels.speculated(copy, &self.buf, q.slot)?;
@@ -519,14 +610,19 @@ impl<'a> DeviceRun<'a> {
             // A mex beyond the key space ends the batch there (the kernel proved it); the
             // batches queued after it speculated on what it left and are thrown away.
             let hi = done.overflow.map_or(q.hi, |h| h as usize);
+            // The candidates go to `g`, which keeps only the heaps proved.
+            self.fetch(g, q.slot, q.lo, hi)?;
             let failed = if let Some(check) = &q.check {
+                let shared = self.share_out(g.kept(), q.slot, (q.lo, hi, q.devices), q.budget)?;
+                check.wait()?;
+                timings.waited += waiting.elapsed();
                 timings.verify += check.elapsed()?;
-                let flagged = self.kernels.flagged(copy, &self.buf, q.slot)?;
+                let flagged = self.flags(q.slot, shared)?;
                 let failed = self.prove(g, (&q, hi), flagged, timings)?;
                 timings.verified += g.len() - q.lo;
                 failed
             } else {
-                self.fetch(g, q.slot, q.lo, q.lo, hi)?;
+                timings.waited += waiting.elapsed();
                 if done.overflow.is_none() {
                     g.extend_from_slice(&q.then)?;
                 }
@@ -571,16 +667,11 @@ impl<'a> DeviceRun<'a> {
             kernels.decode(stream, &mut self.buf, lo as u64, hi as u64)?;
             kernels.copy_out(stream, &mut self.buf, slot, lo, hi)
         })?;
+        let (budget, devices) = (self.budget, self.devices_for(lo, hi));
         let check = if verify {
-            let budget = self.budget;
-            Some(kernels.verify(
-                &gpu.check,
-                &mut self.buf,
-                slot,
-                lo as u64,
-                hi as u64,
-                budget,
-            )?)
+            // The device's share: every heap, or every k-th where k devices verify.
+            let mine = Strided::share(lo as u64, hi as u64, 0, devices);
+            Some(kernels.verify(&gpu.check, &mut self.buf, slot, mine, budget)?)
         } else {
             None
         };
@@ -591,38 +682,36 @@ impl<'a> DeviceRun<'a> {
             spec,
             values,
             check,
+            budget,
+            devices,
             then: Vec::new(),
         })
     }
 
-    /// Appends the values of heaps `from .. to` of the batch starting at `lo` (from its slot's
-    /// copy) to `g`, which ends at `from`.
+    /// Appends the values of heaps `lo .. to` of the batch starting at `lo` (from its slot's
+    /// copy) to `g`, which ends at `lo`.
     fn fetch(
         &self,
         g: &mut RunValues,
         slot: usize,
         lo: usize,
-        from: usize,
         to: usize,
     ) -> Result<(), EngineError> {
-        debug_assert_eq!(g.len(), from);
+        debug_assert_eq!(g.len(), lo);
         g.resize(to, 0)?;
         self.gpu
             .copy
-            .memcpy_dtoh(
-                &self.buf.out[slot].slice(from - lo..to - lo),
-                g.range_mut(from..to),
-            )
+            .memcpy_dtoh(&self.buf.out[slot].slice(..to - lo), g.range_mut(lo..to))
             .map_err(GpuError::from)?;
         Ok(())
     }
 
-    /// Appends the proved values of the queued batch `q`'s heaps below `hi` (its verification
-    /// flagged `flags`) to `g`. The flagged heaps are checked exactly ([`settle`]): if their
-    /// candidates stand, the rest of the batch past the least heap the list left out is verified
-    /// again; if one does not, `g` ends with its true value. The budget doubles while many
-    /// flagged heaps stand (each costs the `mex` kernel a pass over its options) and halves when
-    /// a correction came alone (its warp paid the budget for nothing).
+    /// Keeps in `g` (which holds the candidates of the queued batch `q`'s heaps below `hi`) the
+    /// proved ones: its verification flagged `flags`. The flagged heaps are checked exactly
+    /// ([`settle`]): if their candidates stand, the rest of the batch past the least heap the
+    /// list left out is verified again; if one does not, `g` ends with its true value. The budget
+    /// doubles while many flagged heaps stand (each costs the `mex` kernel a pass over its
+    /// options) and halves when a correction came alone (its warp paid the budget for nothing).
     fn prove(
         &mut self,
         g: &mut RunValues,
@@ -630,66 +719,60 @@ impl<'a> DeviceRun<'a> {
         mut flags: Flags,
         timings: &mut GpuTimings,
     ) -> Result<Option<RunEnd>, EngineError> {
-        let (lo, slot) = (q.lo, q.slot);
-        let mut from = lo;
+        let lo = q.lo;
         loop {
             let heaps = flags.heaps_below(hi as u64);
             let Some(&last) = heaps.last() else {
-                self.fetch(g, slot, lo, from, hi)?;
                 return Ok(None);
             };
-            let last = last as usize;
-            self.fetch(g, slot, lo, from, last + 1)?;
             let started = Instant::now();
-            let copy = &self.gpu.copy;
-            let verifier = &self.verifier;
-            let (verdict, stood) = settle(
-                self.kernels,
-                copy,
-                &mut self.buf,
-                verifier,
-                g.kept(),
-                &heaps,
-            )?;
+            // Every device that verifies the run, the device's `mex` on the host's stream.
+            let main = OnDevice {
+                kernels: self.kernels,
+                stream: &self.gpu.copy,
+                buf: &mut self.buf,
+            };
+            let mut devices: Vec<OnDevice<'_>> = std::iter::once(main)
+                .chain(self.helpers[..q.devices - 1].iter_mut().map(OnDevice::of))
+                .collect();
+            let (verdict, stood) = settle(&mut devices, &self.verifier, g.kept(), &heaps)?;
             timings.checked += stood + usize::from(verdict.is_err());
             timings.check += started.elapsed();
             if self.grows() && self.budget < self.max_budget && 256 * stood > hi - lo {
                 self.budget *= 2;
             }
-            match verdict {
-                Ok(()) => {}
+            let (end, changed) = match verdict {
+                Ok(()) => (None, hi),
                 Err(Refuted::Wrong(f)) => {
                     if self.grows() && stood == 0 {
                         self.budget = (self.budget / 2).max(GROWING_BUDGET);
                     }
                     g.truncate(f.heap);
                     g.push(f.value)?;
-                    return Ok(Some(RunEnd::Wrong {
-                        heap: f.heap,
-                        value: f.value,
-                    }));
+                    let (heap, value) = (f.heap, f.value);
+                    (Some(RunEnd::Wrong { heap, value }), heap)
                 }
                 Err(Refuted::Overflow(o)) => return Err(o.into()),
                 Err(Refuted::Unsettled { heap }) => {
                     g.truncate(heap);
-                    return Ok(Some(RunEnd::Unsettled { heap }));
+                    (Some(RunEnd::Unsettled { heap }), heap)
                 }
+            };
+            if let Some(end) = end {
+                // The other devices hold candidates from there on.
+                for helper in &mut self.helpers {
+                    helper.changed_from(changed);
+                }
+                return Ok(Some(end));
             }
-            from = last + 1;
+            let from = last as usize + 1;
             match flags.first {
                 Some(f) if (f as usize) < hi && from < hi => {
                     let started = Instant::now();
-                    let budget = self.budget;
-                    self.kernels
-                        .verify(copy, &mut self.buf, slot, from as u64, hi as u64, budget)?
-                        .wait()?;
-                    flags = self.kernels.flagged(copy, &self.buf, slot)?;
+                    flags = self.verify_again(g.kept(), q.slot, (from, hi, q.devices))?;
                     timings.reverify += started.elapsed();
                 }
-                _ => {
-                    self.fetch(g, slot, lo, from, hi)?;
-                    return Ok(None);
-                }
+                _ => return Ok(None),
             }
         }
     }
@@ -714,8 +797,11 @@ struct Queued {
     spec: Timed,
     /// Its decoding and the copy of its values.
     values: Timed,
-    /// The verification, when verifying.
+    /// The device's verification, when verifying, the budget it was given, and the devices that
+    /// share it.
     check: Option<Timed>,
+    budget: u64,
+    devices: usize,
     /// A replay's listed values of the heaps right after the batch, written on the device
     /// after it.
     then: Vec<u16>,

@@ -20,6 +20,10 @@ pub struct DeviceEngine {
     pub(crate) min_bits: u32,
     /// What the device keeps, where not what [`crate::device_loop::resident`] says.
     pub(crate) keep: Option<Resident>,
+    /// The other devices that share the verification of the device's own loop, and the heaps a
+    /// batch needs before they do.
+    pub(crate) helpers: Vec<Gpu>,
+    pub(crate) share_from: usize,
 }
 
 impl DeviceEngine {
@@ -38,7 +42,15 @@ impl DeviceEngine {
             table,
             min_bits: 0,
             keep: None,
+            helpers: Vec::new(),
+            share_from: crate::device_loop::SHARE_FROM,
         }
+    }
+
+    /// Shares the verification of the device's own loop with `helpers`, other devices.
+    pub(crate) fn sharing(mut self, helpers: Vec<Gpu>) -> DeviceEngine {
+        self.helpers = helpers;
+        self
     }
 
     /// Keys made for values below 2^bits at least (a replay knows its largest value).
@@ -51,6 +63,13 @@ impl DeviceEngine {
     /// wraps often).
     pub fn keeping(mut self, keep: Resident) -> DeviceEngine {
         self.keep = Some(keep);
+        self
+    }
+
+    /// The other devices share the verification of batches of at least `heaps` heaps, not only
+    /// of the large ones (tests: batches of every size shared).
+    pub fn sharing_from(mut self, heaps: usize) -> DeviceEngine {
+        self.share_from = heaps;
         self
     }
 

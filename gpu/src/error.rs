@@ -13,6 +13,8 @@ pub enum GpuError {
     NoNvrtc,
     #[error("no CUDA device found")]
     NoDevice,
+    #[error("--devices {asked}: this process sees {found} CUDA device(s)")]
+    TooFewDevices { asked: usize, found: usize },
     #[error("CUDA driver error: {0}")]
     Driver(String),
     #[error("NVRTC could not compile the generated kernels (source kept at {path}): {log}")]

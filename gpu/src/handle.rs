@@ -10,10 +10,13 @@ use octal_core::{Code, Kept, RareTable, SparseSpace};
 use octal_engines::stretch::FarMarker;
 use octal_engines::stretch::StretchEngine;
 
-/// Device 0 being opened beside the run's work (nothing is, without the `cuda` feature).
+/// Device 0 being opened beside the run's work (nothing is, without the `cuda` feature), and how
+/// many devices the run's verification shares.
 pub struct Opening {
     #[cfg(feature = "cuda")]
     thread: opening::OpeningThread,
+    #[cfg(feature = "cuda")]
+    devices: usize,
 }
 
 impl Opening {
@@ -65,11 +68,13 @@ impl Opening {
         let _ = (code, space, table, g);
     }
 
-    /// The open device, or why it could not be opened.
+    /// The open device (with the others the run's verification shares), or why it could not be
+    /// opened.
     pub fn finish(self) -> Result<Device, GpuError> {
         #[cfg(feature = "cuda")]
         return Ok(Device {
             gpu: self.thread.finish()?,
+            helpers: device::Gpu::others(&(1..self.devices).collect::<Vec<_>>())?,
         });
         #[cfg(not(feature = "cuda"))]
         Err(GpuError::NotBuilt)
@@ -87,11 +92,17 @@ impl Opening {
 
 /// Starts opening device 0 on a thread of its own while the run goes on: the driver's
 /// initialisation and a context take some tenths of a second, which the run spends on the host's
-/// cores instead. A run the host's cores end first never opens it ([`Opening::want`]).
-pub fn open_beside() -> Opening {
+/// cores instead. A run the host's cores end first never opens it ([`Opening::want`]). Devices
+/// 1 .. `devices` open with it, when the run takes it ([`Opening::finish`]): they share the
+/// verification of the device's own speculate-verify loop.
+pub fn open_beside(devices: usize) -> Opening {
+    #[cfg(not(feature = "cuda"))]
+    let _ = devices;
     Opening {
         #[cfg(feature = "cuda")]
         thread: opening::open_beside(),
+        #[cfg(feature = "cuda")]
+        devices,
     }
 }
 
@@ -123,12 +134,14 @@ pub fn device_count() -> Result<usize, GpuError> {
     Err(GpuError::NotBuilt)
 }
 
-/// The open device 0: a handle, which clones share (none can exist without the `cuda`
-/// feature).
+/// The open device 0, with the others that share its verification: a handle, which clones share
+/// (none can exist without the `cuda` feature).
 #[derive(Clone)]
 pub struct Device {
     #[cfg(feature = "cuda")]
     gpu: device::Gpu,
+    #[cfg(feature = "cuda")]
+    helpers: Vec<device::Gpu>,
     #[cfg(not(feature = "cuda"))]
     never: std::convert::Infallible,
 }
@@ -139,9 +152,25 @@ impl Device {
         #[cfg(feature = "cuda")]
         return Ok(Device {
             gpu: device::Gpu::open()?,
+            helpers: Vec::new(),
         });
         #[cfg(not(feature = "cuda"))]
         Err(GpuError::NotBuilt)
+    }
+
+    /// This device, its verification shared with devices `ordinals` (a device named again, or
+    /// device 0, gets a context of its own: tests share a verification on a host with one GPU).
+    pub fn sharing(self, ordinals: &[usize]) -> Result<Device, GpuError> {
+        #[cfg(feature = "cuda")]
+        return Ok(Device {
+            helpers: device::Gpu::others(ordinals)?,
+            ..self
+        });
+        #[cfg(not(feature = "cuda"))]
+        {
+            let _ = ordinals;
+            match self.never {}
+        }
     }
 
     /// Lines for `octal gpu-info`: device, memory, architecture, driver and NVRTC versions.
@@ -161,7 +190,8 @@ impl Device {
     }
 
     /// The speculate-verify loop on this device for `code` under `space`, seeded with `table`
-    /// and keys for values below 2^bits at least ([`DeviceEngine`]).
+    /// and keys for values below 2^bits at least ([`DeviceEngine`]), its verification shared
+    /// with the other devices.
     pub fn speculation(
         &self,
         code: &Code,
@@ -170,7 +200,11 @@ impl Device {
         bits: u32,
     ) -> Box<dyn StretchEngine> {
         #[cfg(feature = "cuda")]
-        return Box::new(DeviceEngine::new(&self.gpu, code, space, table).with_bits(bits));
+        return Box::new(
+            DeviceEngine::new(&self.gpu, code, space, table)
+                .with_bits(bits)
+                .sharing(self.helpers.clone()),
+        );
         #[cfg(not(feature = "cuda"))]
         {
             let _ = (code, space, table, bits);
@@ -194,6 +228,6 @@ impl Device {
 impl DeviceEngine {
     /// The loop on `device` for `code` under `space`, seeded with `table`.
     pub fn on(device: &Device, code: &Code, space: SparseSpace, table: RareTable) -> DeviceEngine {
-        DeviceEngine::new(&device.gpu, code, space, table)
+        DeviceEngine::new(&device.gpu, code, space, table).sharing(device.helpers.clone())
     }
 }

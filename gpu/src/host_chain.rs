@@ -3,12 +3,12 @@
 //! rare value joins the loop's table on the host, and the device's kernels, whose `verify` reads
 //! no table, stay.
 
-use crate::device::Gpu;
 use crate::device_loop::{bits_of, resident, within, MAX_BUDGET};
 use crate::engine::DeviceEngine;
 use crate::error::GpuError;
-use crate::launch::{Buffers, Kernels};
-use crate::settle::settle;
+use crate::launch::Strided;
+use crate::mirror::Mirror;
+use crate::settle::{settle, OnDevice};
 use crate::timings::GpuTimings;
 use octal_core::codec::value_bits;
 use octal_core::{Code, Kept, RareTable, SparseSpace};
@@ -34,8 +34,8 @@ pub(crate) fn extend(
 ) -> Result<Ended, EngineError> {
     let start = (s.values.len(), Instant::now());
     let device_time = Arc::new(Mutex::new(Duration::ZERO));
-    let prover = DeviceProver::new(e, s.values.kept(), device_time.clone())?;
-    t.compiled += usize::from(prover.compiled);
+    let (prover, compiled) = DeviceProver::new(e, s.values.kept(), device_time.clone())?;
+    t.compiled += usize::from(compiled);
     let rules = e.rules.clone();
     let (space, bits) = (e.space, e.bits());
     let mut run =
@@ -52,22 +52,17 @@ pub(crate) fn extend(
 }
 
 /// The device's `verify` kernel as the prover of the CPU's speculative loop. It keeps on the
-/// device the values [`resident`] says (the first heaps, the last half ring), uploads each range's
-/// candidates before proving them, and checks the heap the kernel flags on the CPU.
+/// device the values [`resident`] says (the first heaps, the last half ring: a [`Mirror`]),
+/// uploads each range's candidates before proving them, and checks the heap the kernel flags on
+/// the CPU.
 struct DeviceProver {
-    gpu: Gpu,
     code: Code,
     space: SparseSpace,
     /// The table the kernels were generated for (`verify` does not read it).
     table: RareTable,
     bits: u32,
-    kernels: Arc<Kernels>,
-    buf: Buffers,
+    on: Mirror,
     verifier: Verifier,
-    /// Heaps below this are on the device with their proved values.
-    clean_to: usize,
-    /// Whether making the kernels took a compilation.
-    compiled: bool,
     /// Device time of the `verify` launches.
     device_time: Arc<Mutex<Duration>>,
 }
@@ -75,12 +70,12 @@ struct DeviceProver {
 impl DeviceProver {
     /// Kernels for `e`'s game and table, for values below 2^bits (one bit more than `g` and the
     /// engine's table need: a value past them recompiles), and the device's copy of the proved
-    /// values `g`.
+    /// values `g`; whether making the kernels took a compilation.
     fn new(
         e: &DeviceEngine,
         g: Kept<'_>,
         device_time: Arc<Mutex<Duration>>,
-    ) -> Result<DeviceProver, GpuError> {
+    ) -> Result<(DeviceProver, bool), GpuError> {
         let (gpu, space, table) = (&e.gpu, e.space, &e.table);
         let bits = host_chain_bits(e.bits(), g.max_value());
         let spec = kernels_gen::KernelSpec {
@@ -91,50 +86,18 @@ impl DeviceProver {
             rare_sources: false,
         };
         let (kernels, compiled) = gpu.kernels(&spec)?;
-        let keep = within(
-            e.keep.unwrap_or_else(|| resident(kernels.layout.reach, 0)),
-            g,
-        );
-        let mut buf = kernels.buffers(&gpu.stream, keep)?;
-        let first = keep.first().min(g.len());
-        gpu.stream
-            .memcpy_htod(&g.front()[..first], &mut buf.first.slice_mut(..first))?;
-        let mut prover = DeviceProver {
-            gpu: gpu.clone(),
+        let reach = kernels.layout.reach;
+        let keep = within(e.keep.unwrap_or_else(|| resident(reach, 0)), g);
+        let prover = DeviceProver {
             code: e.code.clone(),
             space,
             table: table.clone(),
             bits,
-            kernels,
-            buf,
+            on: Mirror::new(gpu, kernels, keep, g)?,
             verifier: Verifier::new(&e.rules, space),
-            clean_to: g.len().saturating_sub(keep.ring / 2).max(g.base()),
-            compiled,
             device_time,
         };
-        prover.upload(g, g.len())?;
-        Ok(prover)
-    }
-
-    /// Puts the values of heaps `clean_to .. hi` of `g` on the device (a run that holds only
-    /// its front and tail holds them).
-    fn upload(&mut self, g: Kept<'_>, hi: usize) -> Result<(), GpuError> {
-        let keep = self.buf.resident;
-        let stream = &self.gpu.stream;
-        for (at, heaps) in keep.pieces(self.clean_to, hi) {
-            let len = heaps.len();
-            let values = g.range(heaps).expect("the tail holds the heaps uploaded");
-            stream.memcpy_htod(values, &mut self.buf.values.slice_mut(at..at + len))?;
-        }
-        let first = keep.first();
-        if self.clean_to < first {
-            let to = hi.min(first);
-            stream.memcpy_htod(
-                &g.front()[self.clean_to..to],
-                &mut self.buf.first.slice_mut(self.clean_to..to),
-            )?;
-        }
-        Ok(())
+        Ok((prover, compiled))
     }
 
     /// Kernels for values below 2^bits.
@@ -149,7 +112,7 @@ impl DeviceProver {
             value_bits: bits,
             rare_sources: false,
         };
-        self.kernels = self.gpu.kernels(&spec)?.0;
+        self.on.kernels = self.on.gpu.kernels(&spec)?.0;
         self.bits = bits;
         Ok(())
     }
@@ -167,35 +130,24 @@ impl Prove for DeviceProver {
             self.widen(bits + 1)?;
         }
         // After a correction the heaps from the failed one on are uploaded again.
-        self.clean_to = self.clean_to.min(from);
-        self.upload(g, hi)?;
+        self.on.changed_from(from);
+        self.on.upload(g, hi)?;
         while from < hi {
-            let stream = &self.gpu.stream;
-            let timed = self.kernels.verify(
-                stream,
-                &mut self.buf,
-                0,
-                from as u64,
-                hi as u64,
-                MAX_BUDGET,
-            )?;
+            let timed = self
+                .on
+                .verify(0, Strided::all(from as u64, hi as u64), MAX_BUDGET)?;
             timed.wait()?;
             *self.device_time.lock().expect("no panic holds it") += timed.elapsed()?;
-            let flags = self.kernels.flagged(stream, &self.buf, 0)?;
+            let on = &mut self.on;
+            let flags = on.kernels.flagged(&on.gpu.stream, &on.buf, 0)?;
             let heaps = flags.heaps_below(hi as u64);
             let Some(&least) = heaps.first() else {
                 break;
             };
-            let (verdict, _) = settle(
-                &self.kernels,
-                stream,
-                &mut self.buf,
-                &self.verifier,
-                g,
-                &heaps,
-            )?;
+            let mut devices = [OnDevice::of(on)];
+            let (verdict, _) = settle(&mut devices, &self.verifier, g, &heaps)?;
             if let Err(refuted) = verdict {
-                self.clean_to = least as usize;
+                self.on.changed_from(least as usize);
                 return Ok(Err(refuted));
             }
             match flags.first {
@@ -203,11 +155,10 @@ impl Prove for DeviceProver {
                 _ => break,
             }
         }
-        self.clean_to = hi;
         Ok(Ok(()))
     }
 
     fn max_batch(&self) -> usize {
-        self.buf.resident.max_batch()
+        self.on.buf.resident.max_batch()
     }
 }

@@ -36,6 +36,50 @@ impl Flags {
         heaps.extend(self.first.filter(|&h| h < hi));
         heaps
     }
+
+    /// The flags of one verification made of `parts`, the verifications of shares of its heaps
+    /// (every heap in one share): the least heap flagged past a list bounds what the others
+    /// say, and every heap below it that failed is in some list.
+    pub fn merge(parts: Vec<Flags>) -> Flags {
+        let first = parts.iter().filter_map(|f| f.first).min();
+        let mut listed: Vec<u64> = parts
+            .into_iter()
+            .flat_map(|f| f.listed)
+            .filter(|&h| first.is_none_or(|f| h < f))
+            .collect();
+        listed.sort_unstable();
+        Flags { listed, first }
+    }
+}
+
+/// The heaps `lo, lo + stride, lo + 2 stride, ...` below `hi`: a batch (stride 1), or one
+/// device's share of it where several verify it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Strided {
+    pub lo: u64,
+    pub hi: u64,
+    pub stride: u64,
+}
+
+impl Strided {
+    /// Every heap of `lo .. hi`.
+    pub fn all(lo: u64, hi: u64) -> Strided {
+        Strided { lo, hi, stride: 1 }
+    }
+
+    /// Share `d` of `k` of the heaps `lo .. hi`: every k-th heap from `lo + d`.
+    pub fn share(lo: u64, hi: u64, d: usize, k: usize) -> Strided {
+        Strided {
+            lo: lo + d as u64,
+            hi,
+            stride: k as u64,
+        }
+    }
+
+    /// How many heaps.
+    pub fn count(&self) -> u64 {
+        self.hi.saturating_sub(self.lo).div_ceil(self.stride)
+    }
 }
 
 /// Batches on the device at once (the slots of its queue): the one the host is taking (its proof read, its values
@@ -425,31 +469,32 @@ impl Kernels {
         .map_err(GpuError::from)
     }
 
-    /// Enqueues the proof of the candidates of heaps `lo .. hi` (at most a batch) given the
-    /// values before them, trying at most `budget` splits of each kind a heap; the least heap
-    /// that fails goes to `slot`'s failure word.
+    /// Enqueues the proof of the candidates of `heaps` (within a batch) given the values before
+    /// them, trying at most `budget` splits of each kind a heap; the heaps that fail go to
+    /// `slot`'s flags ([`Kernels::flagged`]).
     pub fn verify(
         &self,
         stream: &Arc<CudaStream>,
         b: &mut Buffers,
         slot: usize,
-        lo: u64,
-        hi: u64,
+        heaps: Strided,
         budget: u64,
     ) -> Result<Timed, GpuError> {
-        assert!(lo <= hi && hi - lo <= b.resident.max_batch() as u64);
+        let Strided { lo, hi, stride } = heaps;
+        assert!(stride >= 1 && hi.saturating_sub(lo) <= b.resident.max_batch() as u64);
         stream.memcpy_htod(&[u64::MAX, 0], &mut b.flags[slot].slice_mut(..2))?;
-        if lo == hi {
+        if heaps.count() == 0 {
             return Timed::around(stream, || Ok(()));
         }
         let (prefix, cmask) = (b.resident.prefix as u64, b.resident.ring as u64 - 1);
-        let cfg = grid((hi - lo) * 32, VERIFY_THREADS as u32);
+        let cfg = grid(heaps.count() * 32, VERIFY_THREADS as u32);
         Timed::around(stream, || {
             // SAFETY: matches `verify(const u16 *g, const u16 *first, u64 prefix, u64 cmask, u64
-            // lo, u64 hi, u64 *flags, u64 budget)`, launched with the VERIFY_THREADS its static shared
-            // memory is sized for, one warp per heap. The warp of heap n < hi reads values at
-            // h & cmask in the ring (< ring heaps) and of heaps a < prefix + VERIFY_PAD in `first`
-            // (its length), and writes the 2 + FLAG_LIST words of `flags[slot]` (its length).
+            // lo, u64 hi, u64 *flags, u64 budget, u64 stride)`, launched with the VERIFY_THREADS
+            // its static shared memory is sized for, one warp per heap. The warp of heap n < hi
+            // reads values at h & cmask in the ring (< ring heaps) and of heaps
+            // a < prefix + VERIFY_PAD in `first` (its length), and writes the 2 + FLAG_LIST words
+            // of `flags[slot]` (its length).
             unsafe {
                 stream
                     .launch_builder(&self.verify)
@@ -461,6 +506,7 @@ impl Kernels {
                     .arg(&hi)
                     .arg(&mut b.flags[slot])
                     .arg(&budget)
+                    .arg(&stride)
                     .launch(cfg)
             }?;
             Ok(())
@@ -645,7 +691,49 @@ impl FarKernels {
 
 #[cfg(test)]
 mod tests {
-    use super::Resident;
+    use super::{Flags, Resident, Strided};
+
+    /// Shares of a batch cover each of its heaps once, and their flags merge into the flags one
+    /// verification of the batch gives: the heaps to check below any bound are the same.
+    #[test]
+    fn shares_merge_into_one_verification() {
+        for k in 1..6usize {
+            for (lo, hi) in [(100u64, 100u64), (100, 101), (100, 137), (7, 7 + 64)] {
+                let mut seen = vec![0; (hi - lo) as usize];
+                for d in 0..k {
+                    let share = Strided::share(lo, hi, d, k);
+                    let heaps: Vec<u64> = (share.lo..share.hi).step_by(k).collect();
+                    assert_eq!(heaps.len() as u64, share.count());
+                    for h in heaps {
+                        seen[(h - lo) as usize] += 1;
+                    }
+                }
+                assert!(seen.iter().all(|&c| c == 1), "k {k}, {lo}..{hi}");
+            }
+        }
+        // Heaps 10..40 fail at 13, 20, 21, 30 and 35; a share's list holds two heaps.
+        let failing = [13u64, 20, 21, 30, 35];
+        let verify = |heaps: &mut dyn Iterator<Item = u64>| {
+            let failed: Vec<u64> = heaps.filter(|h| failing.contains(h)).collect();
+            Flags {
+                listed: failed.iter().copied().take(2).collect(),
+                first: failed.get(2).copied(),
+            }
+        };
+        for k in 1..5usize {
+            let parts = (0..k)
+                .map(|d| verify(&mut (10 + d as u64..40).step_by(k)))
+                .collect();
+            let merged = Flags::merge(parts);
+            let bound = merged.first.unwrap_or(40);
+            let below: Vec<u64> = failing.iter().copied().filter(|&h| h < bound).collect();
+            assert_eq!(merged.listed, below, "k {k}");
+            assert!(merged.first.is_none_or(|f| failing.contains(&f)), "k {k}");
+            if k == 1 {
+                assert_eq!(merged, verify(&mut (10..40)));
+            }
+        }
+    }
 
     #[test]
     fn pieces_split_where_the_ring_wraps() {

@@ -13,9 +13,11 @@
 //! device and its module cache, `opening` the thread that opens it, `found` and `visible`
 //! confirm it without the driver, `launch` every `unsafe` kernel launch, `engine` the device
 //! engine's state, `chain` where its speculation runs, `device_loop` and `host_chain` the two
-//! loops, `settle` the exact check of flagged heaps, `far` the far marking, `timings` where the
-//! time went. Without the cargo feature `cuda` none of them is built: the same API remains, and
-//! every attempt to reach a device fails with one clear line ([`GpuError::NotBuilt`]).
+//! loops, `mirror` a device's copy of the values it verifies (the host chain's, and those of the
+//! other devices that share a device loop's verification), `settle` the exact check of flagged
+//! heaps, `far` the far marking, `timings` where the time went. Without the cargo feature `cuda`
+//! none of them is built: the same API remains, and every attempt to reach a device fails with
+//! one clear line ([`GpuError::NotBuilt`]).
 
 #[cfg(feature = "cuda")]
 mod chain;
@@ -36,6 +38,8 @@ mod handle;
 mod host_chain;
 #[cfg(feature = "cuda")]
 mod launch;
+#[cfg(feature = "cuda")]
+mod mirror;
 #[cfg(feature = "cuda")]
 mod opening;
 #[cfg(feature = "cuda")]

@@ -81,7 +81,7 @@ fn open_if(want: &Want) -> Result<Option<Gpu>, GpuError> {
         let state = want.state();
         if state == YES || (state == UNSURE && since.elapsed() >= ASK) {
             if want.initialised.load(Ordering::Relaxed) {
-                return Gpu::create().map(Some);
+                return Gpu::create(0).map(Some);
             }
             // The run may no longer want the device once the driver is initialised.
             Gpu::find()?;

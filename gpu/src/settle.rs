@@ -1,8 +1,11 @@
 //! Settling the heaps the `verify` kernel flags: each is checked exactly, in order, by the `mex`
-//! kernel where the device holds all of its options and by the CPU's verifier elsewhere; the
-//! first wrong candidate ends its batch with its true value.
+//! kernel where the device holds all of its options (the heaps of a batch shared out over the
+//! devices that verify the run) and by the CPU's verifier elsewhere; the first wrong candidate
+//! ends its batch with its true value.
 
+use crate::error::GpuError;
 use crate::launch::{Buffers, Kernels};
+use crate::mirror::Mirror;
 use cudarc::driver::CudaStream;
 use octal_core::{exact, Kept};
 use octal_engines::stretch::EngineError;
@@ -14,25 +17,47 @@ use std::sync::Arc;
 /// stood.
 pub(crate) type Settled = (Result<(), Refuted>, usize);
 
+/// A device holding a run's values, with its kernels and the stream the `mex` kernel runs on.
+pub(crate) struct OnDevice<'a> {
+    pub kernels: &'a Kernels,
+    pub stream: &'a Arc<CudaStream>,
+    pub buf: &'a mut Buffers,
+}
+
+impl<'a> OnDevice<'a> {
+    /// The device of `mirror`, on its stream.
+    pub fn of(mirror: &'a mut Mirror) -> OnDevice<'a> {
+        OnDevice {
+            kernels: &mirror.kernels,
+            stream: &mirror.gpu.stream,
+            buf: &mut mirror.buf,
+        }
+    }
+
+    /// G(n) of each of `heaps` by the `mex` kernel ([`Kernels::mex`]).
+    fn mex(&mut self, heaps: &[u64]) -> Result<Vec<Option<u16>>, GpuError> {
+        self.kernels.mex(self.stream, self.buf, heaps)
+    }
+}
+
 /// Checks the candidates of `heaps` (flagged, in increasing order; `g` holds the candidates up to
-/// the last, and the device the same) exactly, in batches that double from one heap
-/// ([`in_doubling_batches`]): a wrong candidate ends the batch, and the exact values of the heaps
-/// listed after it would be thrown away. A batch goes to the `mex` kernel for every heap whose
-/// options the device holds (one launch, a grid row a heap), to the CPU for the others. Returns
-/// the first that is wrong (every heap before it stands), and how many stood.
+/// the last, and every device of `devices` the same) exactly, in batches that double from one
+/// heap ([`in_doubling_batches`]): a wrong candidate ends the batch, and the exact values of the
+/// heaps listed after it would be thrown away. A batch goes to the `mex` kernel for every heap
+/// whose options the devices hold ([`mex_shared`]), to the CPU for the others. Returns the first
+/// that is wrong (every heap before it stands), and how many stood.
 pub(crate) fn settle(
-    kernels: &Kernels,
-    stream: &Arc<CudaStream>,
-    buf: &mut Buffers,
+    devices: &mut [OnDevice<'_>],
     verifier: &Verifier,
     g: Kept<'_>,
     heaps: &[u64],
 ) -> Result<Settled, EngineError> {
+    let resident = devices[0].buf.resident;
     in_doubling_batches(heaps.len(), |batch| {
         let heaps = &heaps[batch];
         let held: Vec<bool> = heaps
             .iter()
-            .map(|&h| buf.resident.holds_options_of(h as usize))
+            .map(|&h| resident.holds_options_of(h as usize))
             .collect();
         let on_device: Vec<u64> = heaps
             .iter()
@@ -40,7 +65,7 @@ pub(crate) fn settle(
             .filter(|p| *p.1)
             .map(|p| *p.0)
             .collect();
-        let mut exact_values = kernels.mex(stream, buf, &on_device)?.into_iter();
+        let mut exact_values = mex_shared(devices, &on_device)?.into_iter();
         for (stood, (&h, &held)) in heaps.iter().zip(&held).enumerate() {
             let heap = h as usize;
             let on_device = if held {
@@ -59,6 +84,36 @@ pub(crate) fn settle(
         }
         Ok((Ok(()), heaps.len()))
     })
+}
+
+/// G(n) of each of `heaps` by the `mex` kernel, device d of the k taking heaps d, d + k, ...,
+/// all at once (a thread a device).
+fn mex_shared(devices: &mut [OnDevice<'_>], heaps: &[u64]) -> Result<Vec<Option<u16>>, GpuError> {
+    let k = devices.len().min(heaps.len()).max(1);
+    if k == 1 {
+        return devices[0].mex(heaps);
+    }
+    let shares = std::thread::scope(|scope| {
+        let running: Vec<_> = devices[..k]
+            .iter_mut()
+            .enumerate()
+            .map(|(d, device)| {
+                let share: Vec<u64> = heaps.iter().skip(d).step_by(k).copied().collect();
+                scope.spawn(move || device.mex(&share))
+            })
+            .collect();
+        running
+            .into_iter()
+            .map(|r| r.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect::<Result<Vec<_>, _>>()
+    })?;
+    let mut values = vec![None; heaps.len()];
+    for (d, share) in shares.into_iter().enumerate() {
+        for (j, v) in share.into_iter().enumerate() {
+            values[d + j * k] = v;
+        }
+    }
+    Ok(values)
 }
 
 /// Runs `settle` on consecutive ranges of `0 .. len`, of 1, 2, 4, ... items, until one is refuted;

@@ -14,8 +14,10 @@ pub struct GpuTimings {
     pub rounds: usize,
     /// Heaps the device's verification proved (none with `--speculate-only`).
     pub verified: usize,
-    /// Device time of the `verify` launches (CUDA events; they run beside `spec`).
+    /// Device time of the `verify` launches on device 0 (CUDA events; they run beside `spec`).
     pub verify: Duration,
+    /// Devices that shared the verification (the most a stretch had; 0 before any stretch).
+    pub devices: usize,
     /// Host time spent waiting for the device to finish a batch (the rest of the host's time
     /// went to fetching, checking flagged heaps and storing while the device went on).
     pub waited: Duration,
@@ -56,6 +58,7 @@ impl GpuTimings {
         self.rounds += other.rounds;
         self.verified += other.verified;
         self.verify += other.verify;
+        self.devices = self.devices.max(other.devices);
         self.waited += other.waited;
         self.compiled += other.compiled;
         self.on_cpu += other.on_cpu;

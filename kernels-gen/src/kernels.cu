@@ -381,9 +381,10 @@ __device__ __forceinline__ bool covered(const unsigned *mine, unsigned c, unsign
     return true;
 }
 
-// Proves the candidates g[lo .. hi) given every value before them: a common candidate c at heap n
-// is G(n) when each rare-class value below c is the value of an option (the speculative pass
-// marked every common option). One warp per heap: the lanes take 32 splits a + (h - a) at a time
+// Proves the candidates of heaps lo, lo + stride, lo + 2 stride, ... below hi (a batch, or one
+// device's share of it) given every value before them: a common candidate c at heap n is G(n)
+// when each rare-class value below c is the value of an option (the speculative pass marked
+// every common option). One warp per heap: the lanes take 32 splits a + (h - a) at a time
 // (a = 1, 2, ...), VERIFY_UNROLL steps of them with every load issued before the first mark, and
 // mark every value they see (the check looks only at the rare-class values below c; every value
 // is below 2^VALUE_BITS). Each lane marks its own bitset when values fit in 16 words (word w of
@@ -395,12 +396,12 @@ __device__ __forceinline__ bool covered(const unsigned *mine, unsigned c, unsign
 // past the prefix or `budget` splits, is flagged (`flag`); the host then checks those heaps
 // exactly. Every 16 steps a warp stops if a heap below its own was flagged past the list.
 extern "C" __global__ void __launch_bounds__(VERIFY_THREADS) verify(const u16 *g, const u16 *first, u64 prefix, u64 cmask, u64 lo, u64 hi, u64 *flags,
-        u64 budget) {
+        u64 budget, u64 stride) {
     __shared__ unsigned bitsets[(VERIFY_THREADS / 32) * VERIFY_SETS * VALUE_WORDS];
     unsigned lane = threadIdx.x & 31u;
     unsigned *sets = bitsets + (threadIdx.x >> 5) * VERIFY_SETS * VALUE_WORDS;
     unsigned *mine = sets + lane % VERIFY_SETS;
-    u64 n = lo + (u64)blockIdx.x * (VERIFY_THREADS / 32) + (threadIdx.x >> 5);
+    u64 n = lo + ((u64)blockIdx.x * (VERIFY_THREADS / 32) + (threadIdx.x >> 5)) * stride;
     if (n >= hi) return;
     unsigned c = g[n & cmask];
     unsigned par = rare_parity(n);

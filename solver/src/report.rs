@@ -294,7 +294,14 @@ pub fn gpu_timings_line(t: &GpuTimings, verified: bool) -> String {
         return format!("gpu: {}", host.join("; "));
     }
     let clauses: String = host.iter().map(|c| format!("; {c}")).collect();
-    let verification = if verified {
+    let verification = if verified && t.devices > 1 {
+        format!(
+            "verified {} on {} devices beside it (device 0's share in {:.3} s of its time)",
+            t.verified,
+            t.devices,
+            t.verify.as_secs_f64(),
+        )
+    } else if verified {
         format!(
             "verified {} in {:.3} s of device time ({:.0}/s) beside it",
             t.verified,

@@ -107,6 +107,8 @@ pub struct Request {
     /// The run directory whose `values.bin` keeps the run's first heaps: a bounded run whose
     /// front grows reads them there instead of computing them again.
     pub kept_in: Option<PathBuf>,
+    /// Devices whose verification a GPU run shares (device 0 and the next ones).
+    pub devices: usize,
 }
 
 /// The heaps a run that holds only its first and last values keeps: the front (the smaller
@@ -159,6 +161,7 @@ impl Request {
             bounds: Bounds::default(),
             until: None,
             kept_in: None,
+            devices: 1,
         }
     }
 }

@@ -61,6 +61,8 @@ pub struct ResumeConfig {
     pub keep: Option<Option<usize>>,
     /// The front and tail of a bounded run (default: the run's own).
     pub bounds: Bounds,
+    /// GPUs whose verification the run shares.
+    pub devices: usize,
     pub output: Output,
 }
 
@@ -158,6 +160,7 @@ pub fn resume(cfg: &ResumeConfig, find_device: impl FnOnce()) -> Result<(), Comm
         .engine
         .unwrap_or_else(|| checkpoint.engine.parse().unwrap_or(EngineChoice::Auto));
     recorder.set_engine(request.engine.name());
+    request.devices = cfg.devices;
     if request.engine == EngineChoice::Gpu {
         find_device();
     }

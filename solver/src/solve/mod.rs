@@ -61,7 +61,7 @@ pub fn solve_watched(
     let rules = req.code.rules();
     let on_gpu = req.engine == EngineChoice::Gpu;
     // The GPU engine's device opens while discovery runs.
-    let opening = on_gpu.then(octal_gpu::open_beside);
+    let opening = on_gpu.then(|| octal_gpu::open_beside(req.devices));
     let game = games::find(&req.code);
     let space = match g.rare() {
         // A bounded run goes on in its own space.

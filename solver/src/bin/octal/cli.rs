@@ -35,6 +35,8 @@ impl Shared {
         "The most heaps to compute for a run that stops at a proved period";
     pub const OUT: &'static str = "The directory the command writes (see --help)";
     pub const FOR: &'static str = "Stop cleanly after this long (90s, 25m, 2h, 1d)";
+    pub const DEVICES: &'static str = "GPUs a GPU run's verification is spread over (default 1)";
+    pub const DEVICES_LONG: &'static str = "GPUs the run's verification is spread over [default: 1]: device 0 speculates and verifies, and devices 1 .. N-1 (as CUDA_VISIBLE_DEVICES numbers them) each hold a copy of the values and verify every N-th heap of each batch and a share of the heaps checked exactly. It pays where the verifier is the limit: games whose rare values keep coming, such as .114 and .004";
     pub const FOR_LONG: &'static str = "Stop cleanly after this long (90s, 25m, 2h or 1d; a number alone is seconds), every value computed so far proved and the run directory current: the report gives the heaps reached with time_up true, and `octal resume DIR` goes on";
     pub const KEEP: &'static str =
         "Heaps whose every value the run keeps, or all; past them it holds its front and tail";
@@ -267,6 +269,8 @@ pub struct SolveArgs {
     pub engine: EngineChoice,
     #[arg(long, help = Shared::GPU, long_help = "Compute on the GPU (NVIDIA, CUDA driver and NVRTC loaded at run time; without them one line and exit 1). The device opens beside the host's work, which computes meanwhile; it takes the stretches that suit speculation and marks the marking engine's far options. GPU values are reported only after the device's verifier proved them. OCTAL_GPU_WINDOW (32 to 8192), OCTAL_GPU_GROWING_BUDGET (2^14 to 2^24) and OCTAL_GPU_CHAIN (host or device) tune it")]
     pub gpu: bool,
+    #[arg(long, value_name = "N", help = Shared::DEVICES, long_help = Shared::DEVICES_LONG)]
+    pub devices: Option<usize>,
     #[arg(long, value_name = "T", help = Shared::THREADS)]
     pub threads: Option<usize>,
     /// Skip verification: the values are candidates and every output says UNVERIFIED
@@ -322,6 +326,8 @@ pub struct ResumeArgs {
     pub engine: Option<EngineChoice>,
     #[arg(long, help = Shared::GPU)]
     pub gpu: bool,
+    #[arg(long, value_name = "N", help = Shared::DEVICES, long_help = Shared::DEVICES_LONG)]
+    pub devices: Option<usize>,
     #[arg(long, value_name = "T", help = Shared::THREADS)]
     pub threads: Option<usize>,
     #[arg(long, help = Shared::JSON)]

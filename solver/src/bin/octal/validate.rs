@@ -35,6 +35,13 @@ pub fn solve(a: &SolveArgs) -> Result<SolveConfig, CommandError> {
     request.keep = keep;
     request.bounds = bounds(a.front.as_deref(), a.tail.as_deref())?;
     request.engine = with_gpu(a.engine, a.gpu)?;
+    request.devices = devices(a.devices)?;
+    if request.devices > 1 && request.engine != EngineChoice::Gpu {
+        return Err(CommandError::Input(format!(
+            "--devices {}: give --gpu too (the devices share a GPU run's verification)",
+            request.devices
+        )));
+    }
     request.verify = !a.speculate_only;
     request.check_period = a.check_period;
     request.discovery_heaps = parse_count("--discover", &a.discover)?;
@@ -74,6 +81,7 @@ pub fn resume(a: &ResumeArgs) -> Result<ResumeConfig, CommandError> {
         bounds: bounds(a.front.as_deref(), a.tail.as_deref())?,
         n,
         engine,
+        devices: devices(a.devices)?,
         output: output(
             a.threads,
             a.json,
@@ -82,6 +90,16 @@ pub fn resume(a: &ResumeArgs) -> Result<ResumeConfig, CommandError> {
             a.run_for.as_deref(),
         )?,
     })
+}
+
+/// The GPUs a run's verification shares (`--devices`, at least 1).
+fn devices(devices: Option<usize>) -> Result<usize, CommandError> {
+    match devices {
+        Some(0) => Err(CommandError::Input(
+            "--devices 0: a GPU run takes at least one device".into(),
+        )),
+        d => Ok(d.unwrap_or(1)),
+    }
 }
 
 /// The output flags every command that computes shares.
