@@ -629,6 +629,52 @@ fn checked(f: &Files, n: u64) -> String {
     }
 }
 
+/// What is left of a game: whether it reached its target, and hours on one GPU to it and to a
+/// published range past it at the run's average rate so far (none where reached, or where the
+/// run has no rate).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Plan {
+    reached: bool,
+    /// The game keeps every value (its rare values still come): its rate falls as it grows.
+    slowing: bool,
+    to_target: Option<f64>,
+    to_published: Option<f64>,
+}
+
+impl Plan {
+    fn new(n: u64, rate: f64, target: usize, published: Option<f64>, slowing: bool) -> Plan {
+        let n = n as f64;
+        let hours = |to: f64| (to > n && rate > 0.0).then(|| (to - n) / rate / 3600.0);
+        Plan {
+            reached: n >= target as f64,
+            slowing,
+            to_target: hours(target as f64),
+            to_published: published.filter(|&p| p > target as f64).and_then(hours),
+        }
+    }
+
+    /// The table's words: "target reached", or the time to it (and to the published range).
+    fn text(&self) -> String {
+        let least = if self.slowing { "at least " } else { "" };
+        let time = |h: f64| {
+            if h < 48.0 {
+                format!("{least}{h:.1} GPU-hours")
+            } else {
+                format!("{least}{:.1} GPU-days", h / 24.0)
+            }
+        };
+        let target = match self.to_target {
+            _ if self.reached => "target reached".to_string(),
+            Some(h) => format!("{} to the target", time(h)),
+            None => "no rate yet".to_string(),
+        };
+        match self.to_published {
+            Some(h) => format!("{target}; {} to the published range", time(h)),
+            None => target,
+        }
+    }
+}
+
 /// Writes `FRONTIER.md` and `frontier.csv` from the games' reports and `published.tsv`.
 fn table(cfg: &FrontierConfig) -> Result<(), CommandError> {
     let published = published(&cfg.dir);
@@ -641,12 +687,15 @@ fn table(cfg: &FrontierConfig) -> Result<(), CommandError> {
          hold only their front and tail. Their second check (`octal check CODE.state --rare`, \
          kept in `CODE.check.json`) recomputes every rare heap of the front by the exact mex over \
          the front's values: where no rare heap lies past the front, the rare heaps (count, last) \
-         are checked at octal's range; a largest value past the front is not.\n\n\
-         | game | published | by | octal | against the published | largest value (first heap) | rare heaps (last) | P-positions (last) | period | second check |\n\
-         |---|---|---|---|---|---|---|---|---|---|\n",
+         are checked at octal's range; a largest value past the front is not. What is left is the \
+         time to the campaign's target (and to a published range past it) at the run's average \
+         rate so far, on one GPU: a plan, not a measurement (a game whose rare values still come \
+         slows as it grows).\n\n\
+         | game | published | by | octal | against the published | largest value (first heap) | rare heaps (last) | P-positions (last) | period | second check | left (at the rate so far) |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     let mut csv = String::from(
-        "code,published_log2,published_by,octal_n,octal_log2,against_published,max_value,max_value_at,rare_count,last_rare,p_positions,last_p_position,period,second_check\n",
+        "code,published_log2,published_by,octal_n,octal_log2,against_published,max_value,max_value_at,rare_count,last_rare,p_positions,last_p_position,period,second_check,target_log2,rate_per_second,hours_to_target,hours_to_published\n",
     );
     for g in &cfg.games {
         let code = g.code.to_string();
@@ -656,12 +705,16 @@ fn table(cfg: &FrontierConfig) -> Result<(), CommandError> {
             (format!("2^{}", p.n_log2), p.by.clone())
         });
         let Some(r) = report else {
-            let _ = writeln!(md, "| {code} | {range} | {by} | not run yet | | | | | | |");
+            let _ = writeln!(
+                md,
+                "| {code} | {range} | {by} | not run yet | | | | | | | |"
+            );
             let _ = writeln!(
                 csv,
-                "{code},{},{},,,,,,,,,,,",
+                "{code},{},{},,,,,,,,,,,,{:.2},,,",
                 p.map_or("", |p| &p.n_log2),
-                by
+                by,
+                (g.target as f64).log2()
             );
             continue;
         };
@@ -681,9 +734,18 @@ fn table(cfg: &FrontierConfig) -> Result<(), CommandError> {
             _ => "none found".into(),
         };
         let checked = checked(&Files::of(&cfg.dir, &g.code), n);
+        let rate = r["values_per_second"].as_f64().unwrap_or(0.0);
+        let published_n = p.and_then(|p| p.n_log2.trim_start_matches('~').parse::<f64>().ok());
+        let plan = Plan::new(
+            n,
+            rate,
+            g.target,
+            published_n.map(f64::exp2),
+            g.keep.is_none(),
+        );
         let _ = writeln!(
             md,
-            "| {code} | {range} | {by} | {n} (2^{:.2}) | {vs} | {} ({}) | {} ({}) | {} ({}) | {period} | {checked} |",
+            "| {code} | {range} | {by} | {n} (2^{:.2}) | {vs} | {} ({}) | {} ({}) | {} ({}) | {period} | {checked} | {} |",
             (n.max(1) as f64).log2(),
             num("max_value"),
             num("max_value_at"),
@@ -691,10 +753,11 @@ fn table(cfg: &FrontierConfig) -> Result<(), CommandError> {
             sparse("last_rare"),
             num("p_positions"),
             num("last_p_position"),
+            plan.text(),
         );
         let _ = writeln!(
             csv,
-            "{code},{},{},{n},{:.4},\"{vs}\",{},{},{},{},{},{},\"{period}\",\"{checked}\"",
+            "{code},{},{},{n},{:.4},\"{vs}\",{},{},{},{},{},{},\"{period}\",\"{checked}\",{:.2},{rate:.0},{},{}",
             p.map_or("", |p| &p.n_log2),
             by,
             (n.max(1) as f64).log2(),
@@ -704,6 +767,9 @@ fn table(cfg: &FrontierConfig) -> Result<(), CommandError> {
             sparse("last_rare"),
             num("p_positions"),
             num("last_p_position"),
+            (g.target as f64).log2(),
+            plan.to_target.map_or(String::new(), |h| format!("{h:.2}")),
+            plan.to_published.map_or(String::new(), |h| format!("{h:.2}")),
         );
     }
     for (name, text) in [("FRONTIER.md", md), ("frontier.csv", csv)] {
@@ -719,7 +785,27 @@ fn table(cfg: &FrontierConfig) -> Result<(), CommandError> {
 
 #[cfg(test)]
 mod tests {
-    use super::nth_visible;
+    use super::{nth_visible, Plan};
+
+    #[test]
+    fn a_plan_is_the_time_left_at_the_rate_so_far() {
+        // 3.6e9 heaps at 1e6 a second: one hour.
+        let p = Plan::new(400_000_000, 1e6, 4_000_000_000, None, false);
+        assert_eq!(p.to_target, Some(1.0));
+        assert_eq!(p.text(), "1.0 GPU-hours to the target");
+        let slowing = Plan::new(400_000_000, 1e6, 4_000_000_000, None, true);
+        assert_eq!(slowing.text(), "at least 1.0 GPU-hours to the target");
+        let p = Plan::new(0, 1e6, 3_600_000_000, Some(3.6e9 * 49.0), false);
+        assert_eq!(p.to_published, Some(49.0));
+        assert_eq!(
+            p.text(),
+            "1.0 GPU-hours to the target; 2.0 GPU-days to the published range"
+        );
+        let done = Plan::new(1 << 32, 1e6, 1 << 32, Some(2f64.powi(30)), false);
+        assert_eq!((done.to_target, done.to_published), (None, None));
+        assert_eq!(done.text(), "target reached");
+        assert_eq!(Plan::new(5, 0.0, 10, None, false).text(), "no rate yet");
+    }
 
     #[test]
     fn a_slot_takes_the_device_the_scheduler_gave() {
