@@ -12,6 +12,7 @@
 
 use crate::classes::{rule_classes, Classes};
 use crate::codes::{codes, Shard};
+use crate::growth::grow_limit;
 use crate::record::GameRecord;
 use crate::tables::{self, About};
 use octal_core::Code;
@@ -149,10 +150,13 @@ impl SurveyDir {
                     path: path.to_path_buf(),
                     meta: held.clone(),
                 };
+                // The growth's limit as the larger budget leaves it.
+                let budget = held.max_n.max(meta.max_n);
+                let grow_to = |m: &Meta| m.grow_to.and_then(|g| grow_limit(g, budget));
                 if held.digits != meta.digits
                     || held.version != meta.version
                     || held.shard != meta.shard
-                    || held.grow_to != meta.grow_to
+                    || grow_to(&held) != grow_to(&meta)
                 {
                     return Err(StoreError::Different {
                         path: path.to_path_buf(),
@@ -192,7 +196,8 @@ impl SurveyDir {
         write_atomic(&self.path.join("meta.json"), &text)
     }
 
-    /// Raises the budget to `max_n` heaps (the open games are computed again to it).
+    /// Raises the budget to `max_n` heaps (the open games are computed again to it); a budget
+    /// at or past the growth's limit leaves nothing to grow to.
     pub fn extend(&mut self, max_n: usize) -> Result<(), StoreError> {
         if max_n < self.meta.max_n {
             return Err(StoreError::Smaller {
@@ -203,6 +208,7 @@ impl SurveyDir {
         }
         if max_n > self.meta.max_n {
             self.meta.max_n = max_n;
+            self.meta.grow_to = self.meta.grow_to.and_then(|g| grow_limit(g, max_n));
             self.write_meta()?;
         }
         Ok(())
@@ -366,4 +372,36 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<SurveyDir, StoreError> {
         }
     }
     Ok(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A budget raised to the growth's limit or past it leaves nothing to grow to, whether the
+    /// survey is opened and extended or created again with the larger budget.
+    #[test]
+    fn a_budget_past_the_growth_limit_ends_the_growth() {
+        let path = std::env::temp_dir().join(format!("octal-survey-extend-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&path);
+        let meta = |max_n: usize| Meta {
+            digits: 1,
+            max_n,
+            grow_to: grow_limit(1 << 25, max_n),
+            version: "test".into(),
+            shard: Shard::WHOLE,
+        };
+        let mut dir = SurveyDir::create(&path, meta(1 << 18)).unwrap();
+        assert_eq!(dir.meta.grow_to, Some(1 << 25));
+        dir.extend(1 << 20).unwrap();
+        assert_eq!(dir.meta.grow_to, Some(1 << 25));
+        dir.extend(1 << 25).unwrap();
+        assert_eq!(dir.meta.grow_to, None);
+        assert_eq!(SurveyDir::open(&path).unwrap().meta, meta(1 << 25));
+        fs::remove_dir_all(&path).unwrap();
+        SurveyDir::create(&path, meta(1 << 18)).unwrap();
+        let again = SurveyDir::create(&path, meta(1 << 26)).unwrap();
+        assert_eq!(again.meta, meta(1 << 26));
+        fs::remove_dir_all(&path).unwrap();
+    }
 }
