@@ -52,11 +52,6 @@ fn window() -> u32 {
 /// eighth of the device's ring, at most `launch::MAX_BLOCK`).
 const MIN_BATCH: usize = 1 << 16;
 
-/// Heaps a batch needs before the other devices share its verification: a smaller one (rare
-/// values coming every few hundred heaps) waits on its slowest heap's proof and its flagged
-/// heaps' round trips, which more devices do not shorten.
-pub(crate) const SHARE_FROM: usize = 1 << 16;
-
 /// The least batch after a correction: batches start at twice the heaps between the last two
 /// corrections (a batch past a wrong candidate is thrown away), and no smaller than this.
 const MIN_GROWING_BATCH: usize = 1 << 10;
@@ -391,7 +386,7 @@ impl<'a> DeviceRun<'a> {
             max_budget: max_growing_budget(),
             corrected: start,
             helpers: Vec::new(),
-            share_from: SHARE_FROM,
+            share_from: usize::MAX,
         })
     }
 

@@ -8,6 +8,11 @@ use crate::launch::Resident;
 use octal_core::codec::value_bits;
 use octal_core::{Code, RareTable, Rules, SparseSpace};
 
+/// Heaps a batch needs before the other devices share its verification: a smaller one (rare
+/// values coming every few hundred heaps) waits on its slowest heap's proof and its flagged
+/// heaps' round trips, which more devices do not shorten.
+const SHARE_FROM: usize = 1 << 16;
+
 /// The speculate-verify loop on the device for one game and sparse space: seeded with a rare
 /// table, which grows as the verification finds new rare values.
 pub struct DeviceEngine {
@@ -43,7 +48,7 @@ impl DeviceEngine {
             min_bits: 0,
             keep: None,
             helpers: Vec::new(),
-            share_from: crate::device_loop::SHARE_FROM,
+            share_from: SHARE_FROM,
         }
     }
 
