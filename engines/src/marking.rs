@@ -7,8 +7,10 @@
 //!
 //! * **Exact**: every far split, the definition itself.
 //! * **Classic** (a sparse space): the common values of far splits through the rare heaps below
-//!   N, then the far splits in order until every rare-class value below the heap's second free
-//!   common value is found (or the splits run out), as the classic rare-value algorithm does.
+//!   N, then the far splits in order until every rare-class value below the heap's first free
+//!   common value is found (or the splits run out), as the classic rare-value algorithm does;
+//!   where the near options take that value, the rest of the far splits are read for the
+//!   rare-class values below the next.
 //!
 //! Each heap keeps the first few values its far options leave free (and, for the classic
 //! marking, the rare-class values below them that no far split gave). Then, heap after heap, the

@@ -200,11 +200,7 @@ impl Device {
         bits: u32,
     ) -> Box<dyn StretchEngine> {
         #[cfg(feature = "cuda")]
-        return Box::new(
-            DeviceEngine::new(&self.gpu, code, space, table)
-                .with_bits(bits)
-                .sharing(self.helpers.clone()),
-        );
+        return Box::new(DeviceEngine::on(self, code, space, table).with_bits(bits));
         #[cfg(not(feature = "cuda"))]
         {
             let _ = (code, space, table, bits);

@@ -40,7 +40,10 @@ impl Flags {
     /// The flags of one verification made of `parts`, the verifications of shares of its heaps
     /// (every heap in one share): the least heap flagged past a list bounds what the others
     /// say, and every heap below it that failed is in some list.
-    pub fn merge(parts: Vec<Flags>) -> Flags {
+    pub fn merge(mut parts: Vec<Flags>) -> Flags {
+        if parts.len() == 1 {
+            return parts.pop().expect("one part");
+        }
         let first = parts.iter().filter_map(|f| f.first).min();
         let mut listed: Vec<u64> = parts
             .into_iter()
@@ -82,14 +85,14 @@ impl Strided {
     }
 }
 
-/// Batches on the device at once (the slots of its queue): the one the host is taking (its proof read, its values
-/// fetched, perhaps one heap re-verified) and two queued behind it, so the device never waits
-/// for the host. Each has its own control words, failure word and copy of its values.
+/// Batches on the device at once (the slots of its queue): the one the host is taking (its proof
+/// read, its values fetched, perhaps one heap re-verified) and two queued behind it, so the device
+/// never waits for the host. Each has its own control words, failure word and copy of its values.
 pub const SLOTS: usize = 3;
 
 /// The four kernels of one generated module, with the layout they were generated for, the
-/// number of `spec` CUDA blocks that run at once (one per SM, all resident: the launch is cooperative)
-/// and the shared memory each asks for.
+/// number of `spec` CUDA blocks that run at once (one per SM, all resident: the launch is
+/// cooperative) and the shared memory each asks for.
 #[derive(Clone)]
 pub struct Kernels {
     spec: CudaFunction,
