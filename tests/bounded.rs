@@ -438,6 +438,62 @@ fn a_compact_checkpoint_goes_on_as_the_whole_one() {
     }
 }
 
+/// .034 finds a rare heap at 374473: the heaps after it read 374477 heaps back. A checkpoint at
+/// 2^20 cut to a tail of 2^17 heaps (as one written before the run grew its tail would be)
+/// goes on: the run computes its values again, checks them against the ones it holds, grows its
+/// tail and ends as the run that keeps every value.
+#[test]
+fn a_tail_short_of_a_rare_heaps_reads_grows_from_values_computed_again() {
+    let dir = fresh_dir("short-tail-src");
+    let at = json(&octal(&[
+        "solve",
+        ".034",
+        "-n",
+        "2^20",
+        "--keep",
+        "2^17",
+        "--out",
+        s(&dir),
+        "--json",
+        "-q",
+    ]));
+    assert_eq!(at["sparse"]["last_rare"], 374473);
+    let whole = fresh_dir("short-tail-whole.state");
+    assert!(octal(&["checkpoint", s(&dir), "-o", s(&whole), "--whole"])
+        .status
+        .success());
+    std::fs::remove_dir_all(&dir).unwrap();
+    let mut state = octal_store::state::read(&whole).unwrap();
+    let short = 1 << 17;
+    let cut = state.tail.len() - short;
+    state.tail.drain(..cut);
+    state.header.tail_from += cut;
+    state.header.tail = short;
+    let file = fresh_dir("short-tail.state");
+    state.save(&file).unwrap();
+    let again = fresh_dir("short-tail-again");
+    let out = octal(&[
+        "resume",
+        s(&file),
+        "--out",
+        s(&again),
+        "-n",
+        "2^21",
+        "--json",
+        "-q",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("heap 1048576: a rare heap's options reach back past the run's tail, which grows to 374477 heaps (the values it no longer held computed again, equal to the ones it held)"),
+        "{err}"
+    );
+    assert_eq!(facts(&json(&out)), facts(&kept_all(".034", "2^21")));
+    std::fs::remove_dir_all(&again).unwrap();
+    for f in [&whole, &file] {
+        std::fs::remove_file(f).unwrap();
+    }
+}
+
 /// A damaged checkpoint, one of another version, a file that is none, and a run directory
 /// whose state is another game's are refused with one line (exit 2), nothing written.
 #[test]
@@ -544,4 +600,47 @@ fn a_bounded_gpu_run_equals_one_that_keeps_every_value() {
         std::fs::remove_dir_all(&again).unwrap();
         std::fs::remove_file(&file).unwrap();
     }
+}
+
+/// On the GPU, .034 past `--keep 2^16` finds rare heaps at 71722 and 374473, far past its front
+/// and tail: the run ends as the CPU's run that keeps every value, and its checkpoint holds what
+/// the heaps after them read, so that the CPU goes on from it to the values of that run.
+#[test]
+#[ignore = "needs an NVIDIA GPU"]
+fn a_bounded_gpu_run_keeps_what_a_late_rare_heap_reads() {
+    let dir = fresh_dir("gpu-late-rare");
+    let at = json(&octal(&[
+        "solve",
+        ".034",
+        "-n",
+        "2^20",
+        "--keep",
+        "2^16",
+        "--gpu",
+        "--out",
+        s(&dir),
+        "--json",
+        "-q",
+    ]));
+    assert_eq!(at["engine"], "gpu");
+    assert_eq!(facts(&at), facts(&kept_all(".034", "2^20")));
+    let file = fresh_dir("gpu-late-rare.state");
+    assert!(octal(&["checkpoint", s(&dir), "-o", s(&file)])
+        .status
+        .success());
+    let again = fresh_dir("gpu-late-rare-again");
+    let on = json(&octal(&[
+        "resume",
+        s(&file),
+        "--out",
+        s(&again),
+        "-n",
+        "2^21",
+        "--json",
+        "-q",
+    ]));
+    assert_eq!(facts(&on), facts(&kept_all(".034", "2^21")));
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&again).unwrap();
+    std::fs::remove_file(&file).unwrap();
 }

@@ -7,7 +7,7 @@
 
 use crate::games::UnrolledLoop;
 use crate::speculate::{KeyOverflow, Speculator};
-use crate::stretch::{Ended, Engine, EngineError, Notice, Stretch, StretchEngine};
+use crate::stretch::{reads_back, Ended, Engine, EngineError, Notice, Stretch, StretchEngine};
 use crate::verify::{Prove, Refuted, Verifier};
 use octal_core::codec::value_bits;
 use octal_core::exact::ValueOverflow;
@@ -233,6 +233,15 @@ impl StretchEngine for Speculative<'_> {
                         table_len: self.spec.table().len(),
                     });
                     self.said_stale(was_unrolled, notify);
+                    // A bounded run goes on once it holds every heap the rare heap's options
+                    // read.
+                    let back = reads_back(self.rules, f.heap);
+                    if rare && !g.holds_back(back) {
+                        return Err(EngineError::Unheld {
+                            heap: g.len(),
+                            back,
+                        });
+                    }
                     batch = MIN_BATCH;
                     self.batch = batch;
                     self.corrections += 1;

@@ -6,7 +6,7 @@
 
 use crate::space_watch::SpaceChange;
 use octal_core::exact::ValueOverflow;
-use octal_core::{Kept, RareTable, SparseSpace};
+use octal_core::{Kept, RareTable, Rules, SparseSpace};
 use octal_store::run_values::RunValues;
 use octal_store::values::ValuesError;
 use std::ops::Range;
@@ -163,6 +163,21 @@ pub enum Notice {
         tail: usize,
         read: bool,
     },
+    /// At heap `heap`, past a rare heap whose options reach back past what a bounded run kept,
+    /// its tail grew to `tail` heaps; `again` where the values it no longer held were computed
+    /// again (equal to the ones it held).
+    TailGrown {
+        heap: usize,
+        tail: usize,
+        again: bool,
+    },
+}
+
+/// The heaps back from a heap that its speculation and proof read where `rare` is the last rare
+/// heap (a split of a heap a digit back whose rare part is `rare`): a bounded run holds at
+/// least these.
+pub fn reads_back(rules: &Rules, rare: usize) -> usize {
+    rare + rules.t + 1
 }
 
 /// Why an engine could not go on.
@@ -184,6 +199,10 @@ pub enum EngineError {
     /// part lies past its front of `front` heaps, or every option (a new rare value).
     #[error("heap {heap}: its proof needs splits past the front of {front} heaps the run holds")]
     Unsettled { heap: usize, front: usize },
+    /// A bounded run of `heap` heaps found a rare heap whose options reach `back` heaps back,
+    /// past the heaps it holds or keeps: it goes on once it holds and keeps them.
+    #[error("heap {heap}: a rare heap's options reach {back} heaps back, past what the run holds")]
+    Unheld { heap: usize, back: usize },
     /// The engine needs every value, and the run holds only its front and tail.
     #[error(
         "the {engine} engine needs every value, and this run holds only its first and last heaps"

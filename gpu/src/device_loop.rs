@@ -27,7 +27,7 @@ use crate::timings::GpuTimings;
 use octal_core::codec::{value_bits, Codec, LoopTable};
 use octal_core::{Kept, RareTable, Rules, SparseSpace};
 use octal_engines::speculative::Speculative;
-use octal_engines::stretch::{Ended, EngineError, Notice, Stretch, StretchEngine};
+use octal_engines::stretch::{reads_back, Ended, EngineError, Notice, Stretch, StretchEngine};
 use octal_engines::verify::{Refuted, Verifier};
 use octal_store::run_values::RunValues;
 use std::collections::VecDeque;
@@ -233,6 +233,13 @@ pub(crate) fn extend(
                         rare,
                         table_len: e.table.len(),
                     });
+                    // A bounded run goes on once it holds every heap the rare heap's options
+                    // read (the device's ring may not: it was filled from what the run held).
+                    let back = reads_back(&rules, heap);
+                    if rare && !s.values.holds_back(back) {
+                        let heap = s.values.len();
+                        return Err(EngineError::Unheld { heap, back });
+                    }
                     // The same kernels go on when they compute rare sources, the value fits
                     // their keys and the table their room.
                     let same_kernels = rare_sources

@@ -31,6 +31,9 @@ pub enum SolveError {
     /// A run that holds only its first and last values met a heap whose proof needs more.
     #[error("heap {heap}: its proof needs a split past the front of {front} heaps that the run holds, or every value (a new rare value); go on with a larger front (octal resume RUN --front N), or keep every value (--keep all)")]
     Unsettled { heap: usize, front: usize },
+    /// A bounded run found a rare heap whose options reach `back` heaps back, past what it holds.
+    #[error("heap {heap}: a rare heap's options reach {back} heaps back, past what the run holds")]
+    Unheld { heap: usize, back: usize },
     /// A bounded run's front computed again differs from the one it holds (a fault).
     #[error("heap {heap}: the front computed again differs from the one the run holds")]
     FrontDiffers { heap: usize },
@@ -57,6 +60,7 @@ impl From<EngineError> for SolveError {
             EngineError::Overflow(o) => SolveError::Overflow(o),
             EngineError::Values(v) => SolveError::Values(v),
             EngineError::Unsettled { heap, front } => SolveError::Unsettled { heap, front },
+            EngineError::Unheld { heap, back } => SolveError::Unheld { heap, back },
             EngineError::Watch(w) => match w.downcast::<SolveError>() {
                 Ok(own) => *own,
                 Err(w) => SolveError::Engine(EngineError::Watch(w)),

@@ -148,6 +148,46 @@ impl RunValues {
         (b.front, b.tail) = (front, tail.max(b.tail));
     }
 
+    /// Whether the run holds its last `heaps` heaps and keeps at least that many as it goes on
+    /// (the reads of a proof after its last rare heap): always where it holds every value.
+    pub fn holds_back(&self, heaps: usize) -> bool {
+        self.bounded
+            .as_ref()
+            .is_none_or(|b| b.tail >= heaps && self.held_back(heaps))
+    }
+
+    /// Whether every one of the last `heaps` heaps is held now.
+    fn held_back(&self, heaps: usize) -> bool {
+        let front = self.bounded.as_ref().map_or(usize::MAX, |b| b.front.len());
+        self.len().saturating_sub(heaps) >= self.base || front >= self.base
+    }
+
+    /// From now on keeps at least the last `heaps` heaps where the run is bounded; whether it
+    /// holds all of them now (else [`RunValues::refill`] gives them).
+    pub fn keep_back(&mut self, heaps: usize) -> bool {
+        if let Some(b) = &mut self.bounded {
+            b.tail = b.tail.max(heaps);
+        }
+        self.held_back(heaps)
+    }
+
+    /// Gives a bounded run every value again, `all` (heaps `0..len()`, equal to the ones it
+    /// holds): the window takes the last `tail` of them, and the rare heaps and the largest value
+    /// are those of every value its watcher has seen.
+    pub fn refill(&mut self, all: &[u16]) -> Result<(), ValuesError> {
+        let len = self.len();
+        let b = self.bounded.as_mut().expect("a bounded run");
+        assert_eq!(all.len(), len, "every value of the run");
+        let seen = &all[..self.seen.min(len)];
+        b.table = RareTable::from_values(&b.space, seen);
+        b.max = seen.iter().copied().max().unwrap_or(0);
+        let base = len.saturating_sub(b.tail).min(self.base);
+        self.window.clear();
+        self.window.extend_from_slice(&all[base..])?;
+        self.base = base;
+        Ok(())
+    }
+
     /// Notes that the run's watcher has seen heaps below `upto`, all proved: a bounded run's
     /// table takes the rare heaps among them (a heap whose every option the run reads, proved
     /// exactly, may be one).
@@ -239,10 +279,9 @@ mod tests {
     use super::*;
     use octal_core::SparseKind;
 
-    /// A bounded run holds its front, slides its window past what the watcher has seen, keeps
-    /// at least its tail, and keeps the rare heaps of every value.
-    #[test]
-    fn a_bounded_run_holds_its_front_and_a_sliding_tail() {
+    /// 10,000 values, their space, and a run of the first 3000 bounded to a front of 500 heaps
+    /// and a tail of 1000.
+    fn bounded_at_3000() -> (Vec<u16>, SparseSpace, RunValues) {
         let g: Vec<u16> = (0..10_000u32).map(|i| (i * 7 % 61) as u16).collect();
         let space = SparseSpace {
             kind: SparseKind::Range,
@@ -252,6 +291,14 @@ mod tests {
         v.extend_from_slice(&g[..3000]).unwrap();
         v.seen(3000);
         v.bound(500, 1000, space, RareTable::from_values(&space, &g[..3000]));
+        (g, space, v)
+    }
+
+    /// A bounded run holds its front, slides its window past what the watcher has seen, keeps
+    /// at least its tail, and keeps the rare heaps of every value.
+    #[test]
+    fn a_bounded_run_holds_its_front_and_a_sliding_tail() {
+        let (g, space, mut v) = bounded_at_3000();
         assert_eq!(
             v.rare().unwrap().1,
             &RareTable::from_values(&space, &g[..3000])
@@ -274,5 +321,24 @@ mod tests {
         assert_eq!(v.len(), g.len());
         assert!(v.kept().base() > 3000, "the window slid");
         assert!(v.kept().tail().len() <= 2 * 1000 + 300);
+    }
+
+    /// A bounded run whose window has slid holds only its last heaps: asked to keep more, it
+    /// says it lacks them until it is refilled with every value, then holds and keeps them.
+    #[test]
+    fn a_run_asked_to_keep_more_than_it_holds_is_refilled() {
+        let (g, space, mut v) = bounded_at_3000();
+        v.extend_from_slice(&g[3000..]).unwrap();
+        v.seen(v.len());
+        assert!(v.holds_back(1000));
+        assert!(!v.holds_back(5000), "the tail is shorter");
+        assert!(!v.keep_back(5000), "heaps 5000.. are not all held");
+        assert_eq!(v.tail(), Some(5000));
+        v.refill(&g).unwrap();
+        assert!(v.holds_back(5000));
+        let kept = v.kept();
+        assert_eq!(kept.front(), &g[..500]);
+        assert_eq!(kept.range(5000..10_000), Some(&g[5000..]));
+        assert_eq!(v.rare().unwrap().1, &RareTable::from_values(&space, &g));
     }
 }

@@ -294,6 +294,14 @@ fn notice_printer() -> impl FnMut(&Notice) {
                 "computed again"
             }
         ),
+        &Notice::TailGrown { heap, tail, again } => eprintln!(
+            "octal: heap {heap}: a rare heap's options reach back past the run's tail, which grows to {tail} heaps{}",
+            if again {
+                " (the values it no longer held computed again, equal to the ones it held)"
+            } else {
+                ""
+            }
+        ),
         Notice::Discovered(_) => {}
     }
     }
@@ -379,6 +387,12 @@ fn execute(
                         tail.store(t, Relaxed);
                         if let Some(b) = bounded_at.lock().expect("no panic holds it").as_mut() {
                             (b.1, b.2) = (front, t);
+                        }
+                    }
+                    &Notice::TailGrown { tail: t, .. } => {
+                        tail.store(t, Relaxed);
+                        if let Some(b) = bounded_at.lock().expect("no panic holds it").as_mut() {
+                            b.2 = t;
                         }
                     }
                     _ => {}

@@ -25,6 +25,7 @@ use octal_engines::games::GameDef;
 use octal_engines::marking::{Marking, MarkingEngine};
 use octal_engines::space_watch::{Fit, SpaceChange, SpaceWatch};
 use octal_engines::speculative::Speculative;
+use octal_engines::stretch::reads_back;
 use octal_engines::stretch::{Engine, FarMarker, Notice, Stretch, StretchEngine};
 use octal_engines::verify::Verifier;
 use octal_gpu::{GpuTimings, RunDevice};
@@ -178,6 +179,17 @@ impl<'a> Driver<'a> {
                 proved(g.kept())?;
                 g.seen(g.len());
                 g.shrink()?;
+            }
+            // A bounded run holds what the heaps after its last rare heap read (a checkpoint
+            // written before a far rare heap was found may not).
+            if let Some((_, table)) = g.rare() {
+                let back = reads_back(self.rules, table.last_heap());
+                if !g.holds_back(back) {
+                    return Err(SolveError::Unheld {
+                        heap: g.len(),
+                        back,
+                    });
+                }
             }
             if self.look(g, current.speculates(), notify) {
                 current = Current::None;
@@ -522,7 +534,7 @@ pub(crate) fn bounds(
             .next_power_of_two()
     });
     let front = front.min(n);
-    let reads = front.max(table.last_heap()) + rules.t + 1;
+    let reads = reads_back(rules, front.max(table.last_heap()));
     let tail = asked
         .tail
         .unwrap_or_else(|| (2 * front).max(reads + TAIL_MARGIN).next_power_of_two());

@@ -131,6 +131,20 @@ pub fn solve_watched(
                     read,
                 });
             }
+            // A bounded run whose rare heap reads past what it holds takes every value again.
+            Err(SolveError::Unheld { heap, back }) => {
+                let again = !g.keep_back(back);
+                if again {
+                    let (all, _) = front_again(req, g.kept().front(), heap)?;
+                    let kept = g.kept();
+                    if let Some(at) = (kept.base()..heap).find(|&h| kept.get(h) != Some(all[h])) {
+                        return Err(SolveError::FrontDiffers { heap: at });
+                    }
+                    g.refill(&all)?;
+                }
+                let tail = g.tail().unwrap_or(0);
+                notify(Notice::TailGrown { heap, tail, again });
+            }
             other => break other?,
         }
     };
