@@ -47,6 +47,11 @@ pub struct FrontierConfig {
 /// quarter of the time left where that is less.
 const MARGIN: Duration = Duration::from_secs(20);
 
+/// The least time before the deadline a game is started with once the first games run (those
+/// start whatever the time): a run needs its start (a checkpoint read, the device's kernels)
+/// and its margin.
+const MIN_START: Duration = Duration::from_secs(60);
+
 /// The time a run started with `left` before the deadline computes.
 fn run_time(left: Duration) -> Duration {
     left - MARGIN.min(left / 4)
@@ -251,10 +256,11 @@ fn campaign(cfg: &FrontierConfig) -> Result<(), CommandError> {
     let slots = cfg.devices.max(1);
     let mut running: Vec<Option<Running>> = (0..slots).map(|_| None).collect();
     let (mut copied, mut shown) = (Instant::now(), Instant::now());
+    let mut least = Duration::from_secs(1);
     loop {
         let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
         for (slot, place) in running.iter_mut().enumerate() {
-            if place.is_some() || left.is_some_and(|l| l < Duration::from_secs(1)) {
+            if place.is_some() || left.is_some_and(|l| l < least) {
                 continue;
             }
             let Some(game) = queue.pop_front() else { break };
@@ -266,6 +272,7 @@ fn campaign(cfg: &FrontierConfig) -> Result<(), CommandError> {
         if running.iter().all(Option::is_none) {
             break;
         }
+        least = MIN_START;
         std::thread::sleep(Duration::from_millis(500));
         for (slot, place) in running.iter_mut().enumerate() {
             let Some(r) = place.as_mut() else { continue };
