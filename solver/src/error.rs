@@ -34,8 +34,9 @@ pub enum SolveError {
     /// A bounded run found a rare heap whose options reach `back` heaps back, past what it holds.
     #[error("heap {heap}: a rare heap's options reach {back} heaps back, past what the run holds")]
     Unheld { heap: usize, back: usize },
-    /// A bounded run's front computed again differs from the one it holds (a fault).
-    #[error("heap {heap}: the front computed again differs from the one the run holds")]
+    /// A bounded run's values computed again (its front, or every value) differ from the ones it
+    /// holds (a fault).
+    #[error("heap {heap}: the values computed again differ from the ones the run holds")]
     FrontDiffers { heap: usize },
     /// The values call for an engine that reads every value, past the heaps the run keeps.
     #[error("heap {heap}: {why}, and a run that holds only its first and last values cannot prove them; keep every value (--keep all) or more of them (--keep N)")]
