@@ -48,6 +48,24 @@ fn past_2_16(code: &str, n: &str, dir: &Path, more: &[&str]) -> Output {
     octal(&args)
 }
 
+/// `octal checkpoint DIR -o FILE` with the flags `more`, which must succeed.
+fn checkpoint(dir: &Path, file: &Path, more: &[&str]) {
+    let mut args = vec!["checkpoint", s(dir), "-o", s(file)];
+    args.extend_from_slice(more);
+    assert!(
+        octal(&args).status.success(),
+        "checkpoint {}",
+        dir.display()
+    );
+}
+
+/// `octal resume FILE --out DIR -n N --json -q` with the flags `more`.
+fn resume_into(file: &Path, dir: &Path, n: &str, more: &[&str]) -> Output {
+    let mut args = vec!["resume", s(file), "--out", s(dir), "-n", n, "--json", "-q"];
+    args.extend_from_slice(more);
+    octal(&args)
+}
+
 /// The run that keeps every value, as JSON.
 fn kept_all(code: &str, n: &str) -> Value {
     json(&octal(&[
@@ -238,9 +256,7 @@ fn killed_and_carried_runs_equal_the_run_that_never_stopped() {
     let half = fresh_dir("half");
     json(&past_2_16(".161", "2^21", &half, &["--json"]));
     let file = fresh_dir("half.state");
-    assert!(octal(&["checkpoint", s(&half), "-o", s(&file)])
-        .status
-        .success());
+    checkpoint(&half, &file, &[]);
     std::fs::remove_dir_all(&half).unwrap();
     let moved = fresh_dir("moved.state");
     std::fs::rename(&file, &moved).unwrap();
@@ -256,16 +272,7 @@ fn killed_and_carried_runs_equal_the_run_that_never_stopped() {
         kept_half["sparse"]["rare_count"]
     );
     let again = fresh_dir("again");
-    let carried = json(&octal(&[
-        "resume",
-        s(&moved),
-        "--out",
-        s(&again),
-        "-n",
-        "2^22",
-        "--json",
-        "-q",
-    ]));
+    let carried = json(&resume_into(&moved, &again, "2^22", &[]));
     assert_eq!(facts(&carried), facts(&straight));
     // A run that kept every value carries the same way.
     let whole = fresh_dir("whole");
@@ -281,20 +288,9 @@ fn killed_and_carried_runs_equal_the_run_that_never_stopped() {
         "--json",
         "-q",
     ]));
-    assert!(octal(&["checkpoint", s(&whole), "-o", s(&file)])
-        .status
-        .success());
+    checkpoint(&whole, &file, &[]);
     let from_whole = fresh_dir("from-whole");
-    let carried = json(&octal(&[
-        "resume",
-        s(&file),
-        "--out",
-        s(&from_whole),
-        "-n",
-        "2^22",
-        "--json",
-        "-q",
-    ]));
+    let carried = json(&resume_into(&file, &from_whole, "2^22", &[]));
     assert_eq!(facts(&carried), facts(&straight));
     for d in [&dir, &again, &whole, &from_whole] {
         std::fs::remove_dir_all(d).unwrap();
@@ -378,12 +374,8 @@ fn a_compact_checkpoint_goes_on_as_the_whole_one() {
     json(&past_2_16(".161", "2^21", &dir, &["--json"]));
     let compact = fresh_dir("compact.state");
     let whole = fresh_dir("whole.state");
-    assert!(octal(&["checkpoint", s(&dir), "-o", s(&compact)])
-        .status
-        .success());
-    assert!(octal(&["checkpoint", s(&dir), "-o", s(&whole), "--whole"])
-        .status
-        .success());
+    checkpoint(&dir, &compact, &[]);
+    checkpoint(&dir, &whole, &["--whole"]);
     std::fs::remove_dir_all(&dir).unwrap();
     let read = octal_store::state::read(&compact).unwrap();
     let (front, tail) = read.lacks().expect("a compact state");
@@ -398,16 +390,7 @@ fn a_compact_checkpoint_goes_on_as_the_whole_one() {
     let straight = facts(&kept_all(".161", "2^22"));
     for file in [&compact, &whole] {
         let again = fresh_dir("compact-again");
-        let on = json(&octal(&[
-            "resume",
-            s(file),
-            "--out",
-            s(&again),
-            "-n",
-            "2^22",
-            "--json",
-            "-q",
-        ]));
+        let on = json(&resume_into(file, &again, "2^22", &[]));
         assert_eq!(facts(&on), straight, "{}", file.display());
         std::fs::remove_dir_all(&again).unwrap();
     }
@@ -459,9 +442,7 @@ fn a_tail_short_of_a_rare_heaps_reads_grows_from_values_computed_again() {
     ]));
     assert_eq!(at["sparse"]["last_rare"], 374473);
     let whole = fresh_dir("short-tail-whole.state");
-    assert!(octal(&["checkpoint", s(&dir), "-o", s(&whole), "--whole"])
-        .status
-        .success());
+    checkpoint(&dir, &whole, &["--whole"]);
     std::fs::remove_dir_all(&dir).unwrap();
     let mut state = octal_store::state::read(&whole).unwrap();
     let short = 1 << 17;
@@ -472,16 +453,7 @@ fn a_tail_short_of_a_rare_heaps_reads_grows_from_values_computed_again() {
     let file = fresh_dir("short-tail.state");
     state.save(&file).unwrap();
     let again = fresh_dir("short-tail-again");
-    let out = octal(&[
-        "resume",
-        s(&file),
-        "--out",
-        s(&again),
-        "-n",
-        "2^21",
-        "--json",
-        "-q",
-    ]);
+    let out = resume_into(&file, &again, "2^21", &[]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("heap 1048576: a rare heap's options reach back past the run's tail, which grows to 374477 heaps (the values it no longer held computed again, equal to the ones it held)"),
@@ -501,9 +473,7 @@ fn bad_checkpoints_are_refused() {
     let dir = fresh_dir("bad-src");
     json(&past_2_16(".161", "2^18", &dir, &["--json"]));
     let good = fresh_dir("good.state");
-    assert!(octal(&["checkpoint", s(&dir), "-o", s(&good)])
-        .status
-        .success());
+    checkpoint(&dir, &good, &[]);
     let bytes = std::fs::read(&good).unwrap();
     let mut flipped = bytes.clone();
     *flipped.last_mut().unwrap() ^= 1;
@@ -580,21 +550,9 @@ fn a_bounded_gpu_run_equals_one_that_keeps_every_value() {
         );
         assert_eq!(facts(&json(&out)), all, "{code}");
         let file = fresh_dir(&format!("gpu{code}.state"));
-        assert!(octal(&["checkpoint", s(&dir), "-o", s(&file)])
-            .status
-            .success());
+        checkpoint(&dir, &file, &[]);
         let again = fresh_dir(&format!("gpu{code}-again"));
-        let on = json(&octal(&[
-            "resume",
-            s(&file),
-            "--out",
-            s(&again),
-            "-n",
-            "2^25",
-            "--gpu",
-            "--json",
-            "-q",
-        ]));
+        let on = json(&resume_into(&file, &again, "2^25", &["--gpu"]));
         assert_eq!(facts(&on), facts(&kept_all(code, "2^25")), "{code}");
         std::fs::remove_dir_all(&dir).unwrap();
         std::fs::remove_dir_all(&again).unwrap();
@@ -609,36 +567,13 @@ fn a_bounded_gpu_run_equals_one_that_keeps_every_value() {
 #[ignore = "needs an NVIDIA GPU"]
 fn a_bounded_gpu_run_keeps_what_a_late_rare_heap_reads() {
     let dir = fresh_dir("gpu-late-rare");
-    let at = json(&octal(&[
-        "solve",
-        ".034",
-        "-n",
-        "2^20",
-        "--keep",
-        "2^16",
-        "--gpu",
-        "--out",
-        s(&dir),
-        "--json",
-        "-q",
-    ]));
+    let at = json(&past_2_16(".034", "2^20", &dir, &["--gpu", "--json"]));
     assert_eq!(at["engine"], "gpu");
     assert_eq!(facts(&at), facts(&kept_all(".034", "2^20")));
     let file = fresh_dir("gpu-late-rare.state");
-    assert!(octal(&["checkpoint", s(&dir), "-o", s(&file)])
-        .status
-        .success());
+    checkpoint(&dir, &file, &[]);
     let again = fresh_dir("gpu-late-rare-again");
-    let on = json(&octal(&[
-        "resume",
-        s(&file),
-        "--out",
-        s(&again),
-        "-n",
-        "2^21",
-        "--json",
-        "-q",
-    ]));
+    let on = json(&resume_into(&file, &again, "2^21", &[]));
     assert_eq!(facts(&on), facts(&kept_all(".034", "2^21")));
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_dir_all(&again).unwrap();
