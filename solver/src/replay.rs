@@ -9,10 +9,10 @@ use crate::solve;
 use octal_core::codec::{value_bits, LoopTable};
 use octal_core::exact::ValueOverflow;
 use octal_core::stats::Summary;
-use octal_core::{Code, Kept};
+use octal_core::{Code, Kept, RareTable, SparseSpace};
 use octal_engines::speculate::{Speculator, CAREFUL_BATCH};
 use octal_engines::speculative::Speculative;
-use octal_engines::stretch::{Stretch, StretchEngine};
+use octal_engines::stretch::{reads_back, Stretch, StretchEngine};
 use octal_gpu::Device;
 use octal_store::file::hex;
 use octal_store::run_values::RunValues;
@@ -39,13 +39,9 @@ pub enum ReplayError {
     File(#[from] octal_store::file::FileError),
 }
 
-/// The values of the snapshot `s`, replayed by the speculative pass and checked against every
-/// stored fnv1a64 (`path` names the file in errors): while options reach rare heaps on both
-/// sides (the table's `hot_from`) by the careful loop's batches on every core, past that on the
-/// CPU's loop (one thread); with `device`, on the device's kernels, which read the table alone,
-/// from the first heaps where they take rare sources (the speculation stops before each listed
-/// rare heap, which takes the table's value), else from `hot_from`. `progress` is told the heaps
-/// replayed as they grow.
+/// The values of the snapshot `s`, replayed by the speculative pass ([`replay_values`]) and
+/// checked against every stored fnv1a64 (`path` names the file in errors). `progress` is told
+/// the heaps replayed as they grow.
 pub fn replay(
     s: &Snapshot,
     path: &Path,
@@ -55,54 +51,8 @@ pub fn replay(
     let h = &s.header;
     let code: Code = h.code.parse().expect("checked on reading");
     let space = h.space().expect("checked on reading");
-    let rules = code.rules();
-    let bits = value_bits(h.max_value);
-    let mut g = ValueStore::for_heaps(h.n).map_err(SolveError::from)?;
-    g.extend_from_slice(&s.first).map_err(SolveError::from)?;
-    let hot_from = LoopTable::new(&rules, space, &s.table).hot_from.min(h.n);
-    // The careful loop's heaps (options may reach rare heaps on both sides) on every core, unless
-    // the device's kernels take rare sources; then the CPU's loop to `on_cpu`.
-    let careful_to = match device {
-        Some(_) if octal_gpu::takes_rare_sources(&code, space) => g.len(),
-        _ => hot_from,
-    };
-    let on_cpu = match device {
-        Some(_) => careful_to,
-        None => h.n,
-    };
-    let careful = Speculator::<u16>::new(&rules, space, s.table.clone(), bits, None);
-    let mut out = vec![0; CAREFUL_BATCH];
-    while g.len() < careful_to {
-        let out = &mut out[..(careful_to - g.len()).min(CAREFUL_BATCH)];
-        careful
-            .careful_batch(&g, out)
-            .map_err(|o| SolveError::from(ValueOverflow { heap: o.heap }))?;
-        g.extend_from_slice(out).map_err(SolveError::from)?;
-        progress(g.len());
-    }
-    let mut cpu = Speculative::new(&rules, space, s.table.clone(), bits, None);
-    let mut engines: Vec<(&mut dyn StretchEngine, usize)> = vec![(&mut cpu, on_cpu)];
-    let mut on_device = device.map(|d| d.speculation(&code, space, s.table.clone(), bits));
-    if let Some(engine) = on_device.as_mut() {
-        engines.push((engine.as_mut(), h.n));
-    }
-    let mut run = RunValues::whole(g);
-    for (engine, to) in engines {
-        let mut stretch = Stretch {
-            values: &mut run,
-            to,
-            verify: false,
-            corrections: usize::MAX,
-            far: None,
-            notify: &mut |_| {},
-            watch: &mut |g: Kept<'_>| {
-                progress(g.len());
-                Ok(false)
-            },
-        };
-        engine.extend(&mut stretch).map_err(SolveError::from)?;
-    }
-    let g = run.into_store();
+    let game = (&code, space, &s.table);
+    let g = replay_values(game, &s.first, (h.n, h.max_value), device, progress)?;
     let summary = Summary::of(&g, Some(&space));
     let got = summary
         .powers
@@ -127,17 +77,95 @@ pub fn replay(
     Ok(g)
 }
 
+/// The values of heaps `0..n` of a game (its code, sparse space and rare table, which lists
+/// every rare heap below n) from its first values `first`, by the speculative pass without
+/// verification (`max`, the largest value, sets the key width): while options reach rare heaps
+/// on both sides (the table's `hot_from`) by the careful loop's batches on every core, past that
+/// on the CPU's loop (one thread); with `device`, on the device's kernels, which read the table
+/// alone, from the first heaps where they take rare sources (the speculation stops before each
+/// listed rare heap, which takes the table's value), else from `hot_from`. The caller checks
+/// them against what it stored.
+pub fn replay_values(
+    (code, space, table): (&Code, SparseSpace, &RareTable),
+    first: &[u16],
+    (n, max): (usize, u16),
+    device: Option<&Device>,
+    progress: &mut dyn FnMut(usize),
+) -> Result<ValueStore, SolveError> {
+    let rules = code.rules();
+    let bits = value_bits(max);
+    let mut g = ValueStore::for_heaps(n)?;
+    g.extend_from_slice(&first[..first.len().min(n)])?;
+    let hot_from = LoopTable::new(&rules, space, table).hot_from.min(n);
+    // The careful loop's heaps (options may reach rare heaps on both sides) on every core, unless
+    // the device's kernels take rare sources; then the CPU's loop to `on_cpu`.
+    let careful_to = match device {
+        Some(_) if octal_gpu::takes_rare_sources(code, space) => g.len(),
+        _ => hot_from,
+    };
+    let on_cpu = match device {
+        Some(_) => careful_to,
+        None => n,
+    };
+    let careful = Speculator::<u16>::new(&rules, space, table.clone(), bits, None);
+    let mut out = vec![0; CAREFUL_BATCH];
+    while g.len() < careful_to {
+        let out = &mut out[..(careful_to - g.len()).min(CAREFUL_BATCH)];
+        careful
+            .careful_batch(&g, out)
+            .map_err(|o| SolveError::from(ValueOverflow { heap: o.heap }))?;
+        g.extend_from_slice(out)?;
+        progress(g.len());
+    }
+    let mut cpu = Speculative::new(&rules, space, table.clone(), bits, None);
+    let mut engines: Vec<(&mut dyn StretchEngine, usize)> = vec![(&mut cpu, on_cpu)];
+    let mut on_device = device.map(|d| d.speculation(code, space, table.clone(), bits));
+    if let Some(engine) = on_device.as_mut() {
+        engines.push((engine.as_mut(), n));
+    }
+    let mut run = RunValues::whole(g);
+    for (engine, to) in engines {
+        let mut stretch = Stretch {
+            values: &mut run,
+            to,
+            verify: false,
+            corrections: usize::MAX,
+            far: None,
+            notify: &mut |_| {},
+            watch: &mut |g: Kept<'_>| {
+                progress(g.len());
+                Ok(false)
+            },
+        };
+        engine.extend(&mut stretch)?;
+    }
+    Ok(run.into_store())
+}
+
 /// The compact state `s` read from `path`, completed (a whole one as it is): the heaps its front
 /// lacks by a verified run from heap 0 ([`solve::front_again`], on the GPU with `gpu`), the
-/// heaps its tail lacks by the speculative pass from the tail's first heaps, which reach back
-/// past the last rare heap (on the device with `gpu`). [`State::fill`] takes them only if the
-/// whole state has the fingerprint it was written with.
+/// heaps its tail lacks by the speculative pass from the tail's first heaps where they reach back
+/// past the last rare heap (on the device with `gpu`), else every heap by a replay from the
+/// front's first heaps ([`replay_values`]). [`State::fill`] takes them only if the whole state
+/// has the fingerprint it was written with.
 pub fn fill_state(mut s: State, path: &Path, gpu: bool) -> Result<State, ReplayError> {
     let Some((front_lacks, tail_lacks)) = s.lacks() else {
         return Ok(s);
     };
     let h = &s.header;
     let code: Code = h.code.parse().expect("checked on reading");
+    if !tail_lacks.is_empty() && s.tail.len() < reads_back(&code.rules(), s.table.last_heap()) {
+        let device = gpu
+            .then(Device::open)
+            .transpose()
+            .map_err(SolveError::from)?;
+        let game = (&code, h.space, &s.table);
+        let max = h.summarizer.max_value();
+        let all = replay_values(game, &s.front, (h.heaps, max), device.as_ref(), &mut |_| {})?;
+        let (front, tail) = (all[..h.front].to_vec(), all[h.tail_from..].to_vec());
+        s.fill(path, front, tail)?;
+        return Ok(s);
+    }
     let front = if front_lacks.is_empty() {
         s.front.clone()
     } else {
@@ -232,5 +260,65 @@ mod tests {
         }
         std::fs::remove_file(&path).unwrap();
         std::fs::remove_file(&bad_path).unwrap();
+    }
+
+    /// A compact state that holds none of its tail (the last rare heap lies too far back for
+    /// the tail's first heaps to carry the speculation) comes back whole by a replay from the
+    /// front's first heaps; with a rare heap missing from its table it is refused.
+    #[test]
+    fn a_state_without_its_tail_is_replayed_from_its_first_heaps() {
+        use octal_core::stats::Summarizer;
+        use octal_store::state::{StateHeader, STATE_FORMAT};
+        let code: Code = ".14".parse().unwrap();
+        let rules = code.rules();
+        let n = 70_000;
+        let g = exact::values(&rules, n).unwrap();
+        let space = discover::discover(&rules, &g[..40_000]).unwrap();
+        let table = RareTable::from_values(&space, &g);
+        let (front, tail) = (8192, 4096);
+        // Even the whole tail would not carry the speculation: a rare heap lies further back.
+        assert!(reads_back(&rules, table.last_heap()) > tail);
+        let mut whole = State {
+            header: StateHeader {
+                format: STATE_FORMAT,
+                code: code.to_string(),
+                n,
+                heaps: n,
+                engine: "cpu".into(),
+                keep: 0,
+                space,
+                spaces: Vec::new(),
+                front,
+                tail,
+                tail_from: n - tail,
+                rare: table.len(),
+                elapsed: 0.0,
+                corrections: 0,
+                finished: true,
+                summarizer: Summarizer::fed_with(Some(space), &g),
+                data_fnv1a64: String::new(),
+                stored: None,
+            },
+            front: g[..front].to_vec(),
+            tail: g[n - tail..].to_vec(),
+            table,
+        };
+        let path = tmp("no-tail");
+        whole.save_compact(&path, 1024, 0).unwrap();
+        let read = octal_store::state::read(&path).unwrap();
+        assert_eq!((read.front.len(), read.tail.len()), (1024, 0));
+        let filled = fill_state(read, &path, false).unwrap();
+        assert!(filled.front == whole.front && filled.tail == whole.tail);
+
+        let mut wrong = octal_store::state::read(&path).unwrap();
+        let (h, _) = *wrong
+            .table
+            .entries()
+            .iter()
+            .find(|e| e.0 > 40_000 && e.0 < 60_000)
+            .expect("a rare heap past the first values");
+        wrong.table.set(h, None);
+        assert!(fill_state(wrong, &path, false).is_err());
+        std::fs::remove_file(&path).unwrap();
     }
 }

@@ -13,6 +13,7 @@ use crate::solve;
 use octal_core::codec::LoopTable;
 use octal_core::stats::Summarizer;
 use octal_core::{Code, Kept, RareTable, SparseSpace};
+use octal_engines::stretch::reads_back;
 use octal_gpu::Device;
 use octal_store::rundir::{self, Checkpoint, Mark, Recorder, RunDirError};
 use octal_store::snapshot::{self, SnapshotHeader};
@@ -60,21 +61,35 @@ pub fn checkpoint(dir: &Path, output: &Path, whole: bool) -> Result<(), CommandE
     Ok(())
 }
 
+/// The most heaps of its tail a compact checkpoint holds (16 MiB of values): past that, it holds
+/// none, and the whole tail comes back on resume by a replay from the first heaps.
+const MAX_STORED_TAIL: usize = 1 << 23;
+
 /// The heaps of its front and of its tail a compact checkpoint of `state` holds: the snapshot's
 /// first heaps of the front (a run from heap 0 computes the rest), and of the tail the heaps a
 /// speculation reads back (the last rare heap and the code's reach), where the tail lies past
-/// the heaps whose options reach rare heaps on both sides; else the whole tail.
+/// the heaps whose options reach rare heaps on both sides, else the whole tail; none of the tail
+/// where that is more than [`MAX_STORED_TAIL`].
 fn compact_parts(state: &State) -> (usize, usize) {
     let h = &state.header;
     let rules = h.code.parse::<Code>().expect("checked on reading").rules();
     let hot_from = LoopTable::new(&rules, h.space, &state.table).hot_from;
-    let reach = state.table.last_heap() + rules.t + 1;
     let tail = if h.tail_from >= hot_from {
-        reach
+        reads_back(&rules, state.table.last_heap())
     } else {
-        usize::MAX
+        state.tail.len()
     };
-    (snapshot::EXACT_HEAPS, tail)
+    (snapshot::EXACT_HEAPS, stored_tail(tail))
+}
+
+/// The heaps of its tail a compact checkpoint holds where it needs `tail` of them to go on by
+/// the speculative pass: all of them, or none past [`MAX_STORED_TAIL`].
+fn stored_tail(tail: usize) -> usize {
+    if tail <= MAX_STORED_TAIL {
+        tail
+    } else {
+        0
+    }
 }
 
 /// The state of a run that keeps every value (`values`, its checkpoint `c`): the front and tail

@@ -146,7 +146,9 @@ pub enum Command {
     /// the code's reach); resume computes the rest again (the front by a verified run from heap
     /// 0, the tail by the speculative pass from the heaps before it, every rare heap listed) and
     /// checks the whole against the fingerprint the run wrote. A tail within the heaps whose
-    /// options reach rare heaps on both sides is kept whole.
+    /// options reach rare heaps on both sides is kept whole. Where the tail to keep is more
+    /// than 2^23 heaps (a late rare heap), none of it is kept: resume replays every value
+    /// from the first heaps and the rare table (on the GPU with --gpu), and checks it the same way.
     #[command(verbatim_doc_comment)]
     Checkpoint(CheckpointArgs),
     /// Write a run directory's snapshot: a few MiB from which its values are replayed elsewhere.
