@@ -43,9 +43,9 @@ pub struct FrontierConfig {
     pub table_only: bool,
 }
 
-/// Time a run's child is given, before the deadline, to write its checkpoint: this, or a
-/// quarter of the time left where that is less.
-const MARGIN: Duration = Duration::from_secs(20);
+/// Time a run's child is given, before the deadline, to write its checkpoint and have it
+/// checked a second time: this, or a quarter of the time left where that is less.
+const MARGIN: Duration = Duration::from_secs(60);
 
 /// The least time before the deadline a game is started with once the first games run (those
 /// start whatever the time): a run needs its start (a checkpoint read, the device's kernels)
@@ -108,6 +108,8 @@ enum Phase {
     Restoring,
     /// Computing.
     Running,
+    /// Checking its new checkpoint a second time.
+    Checking,
 }
 
 /// A game being computed in a slot.
@@ -169,58 +171,61 @@ fn s(p: &Path) -> String {
     p.display().to_string()
 }
 
-/// Runs the campaign, checks each new checkpoint a second time, then writes its table.
+/// Runs the campaign (each new checkpoint checked a second time), then writes its table.
 pub fn run(cfg: &FrontierConfig) -> Result<(), CommandError> {
     if !cfg.table_only {
         campaign(cfg)?;
-        for g in &cfg.games {
-            second_check(&Files::of(&cfg.dir, &g.code), cfg.devices > 0)?;
-        }
     }
     table(cfg)
 }
 
-/// `octal check CODE.state --rare --json` into `CODE.check.json` where the checkpoint is newer
-/// than its check: every rare heap of its front recomputed by the exact mex (the heaps the
-/// compact checkpoint leaves out computed again on the first GPU with `gpu`).
-fn second_check(f: &Files, gpu: bool) -> Result<(), CommandError> {
+/// Whether game `f`'s checkpoint is newer than its second check.
+fn unchecked(f: &Files) -> bool {
     let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
-    let Some(state) = modified(&f.state) else {
-        return Ok(());
-    };
-    if modified(&f.check).is_some_and(|c| c >= state) {
-        return Ok(());
-    }
-    let mut args = vec![
+    modified(&f.state).is_some_and(|state| modified(&f.check).is_none_or(|c| c < state))
+}
+
+/// Starts `octal check CODE.state --rare --json` for game `game` in `slot` (on its GPU where
+/// the campaign has GPUs): every rare heap of the checkpoint's front recomputed by the exact
+/// mex, the heaps a compact checkpoint leaves out computed again. Its report goes to
+/// `CODE.check.json` when it ends ([`check_ended`]).
+fn second_check(cfg: &FrontierConfig, game: usize, slot: usize) -> Result<Running, CommandError> {
+    let f = Files::of(&cfg.dir, &cfg.games[game].code);
+    let report = std::fs::File::create(f.check.with_extension("partial")).map_err(|source| {
+        CommandError::File {
+            what: "cannot write",
+            path: f.check.clone(),
+            source,
+        }
+    })?;
+    let args = vec![
         "check".into(),
         s(&f.state),
         "--rare".into(),
         "--json".into(),
     ];
-    if gpu {
-        args.push("--gpu".into());
-    }
-    let out = octal(&args, gpu.then_some(0))?
-        .output()
-        .map_err(|source| CommandError::File {
-            what: "cannot start octal check on",
-            path: f.state.clone(),
-            source,
-        })?;
+    spawn(
+        cfg,
+        slot,
+        args,
+        report.into(),
+        &f.state,
+        (game, Phase::Checking),
+    )
+}
+
+/// The second check of game `game` ended (passed where `passed`): its report becomes
+/// `CODE.check.json`.
+fn check_ended(cfg: &FrontierConfig, game: usize, passed: bool) {
+    let f = Files::of(&cfg.dir, &cfg.games[game].code);
+    let verdict = if passed { "passed" } else { "FAILED" };
     eprintln!(
-        "octal frontier: {}: second check {}",
-        f.state.display(),
-        if out.status.success() {
-            "passed"
-        } else {
-            "FAILED"
-        }
+        "octal frontier: {}: second check {verdict}",
+        f.state.display()
     );
-    std::fs::write(&f.check, &out.stdout).map_err(|source| CommandError::File {
-        what: "cannot write",
-        path: f.check.clone(),
-        source,
-    })
+    if let Err(e) = std::fs::rename(f.check.with_extension("partial"), &f.check) {
+        eprintln!("octal frontier: cannot write {}: {e}", f.check.display());
+    }
 }
 
 fn campaign(cfg: &FrontierConfig) -> Result<(), CommandError> {
@@ -240,19 +245,23 @@ fn campaign(cfg: &FrontierConfig) -> Result<(), CommandError> {
             source,
         })?;
     }
-    let mut queue: VecDeque<usize> = (0..cfg.games.len())
-        .filter(|&i| {
-            let g = &cfg.games[i];
-            let finished = done(g, last_report(&Files::of(&cfg.dir, &g.code)).as_ref());
-            if finished {
-                eprintln!(
-                    "octal frontier: {} is done (target or period reached)",
-                    g.code
-                );
+    // The games to run, after the second checks of the checkpoints of done games that an
+    // earlier campaign did not check.
+    let (mut queue, mut checks) = (VecDeque::new(), VecDeque::new());
+    for (i, g) in cfg.games.iter().enumerate() {
+        let f = Files::of(&cfg.dir, &g.code);
+        if done(g, last_report(&f).as_ref()) {
+            eprintln!(
+                "octal frontier: {} is done (target or period reached)",
+                g.code
+            );
+            if unchecked(&f) {
+                checks.push_back(i);
             }
-            !finished
-        })
-        .collect();
+        } else {
+            queue.push_back(i);
+        }
+    }
     let slots = cfg.devices.max(1);
     let mut running: Vec<Option<Running>> = (0..slots).map(|_| None).collect();
     let (mut copied, mut shown) = (Instant::now(), Instant::now());
@@ -263,10 +272,16 @@ fn campaign(cfg: &FrontierConfig) -> Result<(), CommandError> {
             if place.is_some() || left.is_some_and(|l| l < least) {
                 continue;
             }
-            let Some(game) = queue.pop_front() else { break };
-            match start(cfg, game, slot, left) {
+            let started = if let Some(game) = checks.pop_front() {
+                second_check(cfg, game, slot).map_err(|e| (game, e))
+            } else if let Some(game) = queue.pop_front() {
+                start(cfg, game, slot, left).map_err(|e| (game, e))
+            } else {
+                break;
+            };
+            match started {
                 Ok(r) => *place = Some(r),
-                Err(e) => eprintln!("octal frontier: {}: {e}", cfg.games[game].code),
+                Err((game, e)) => eprintln!("octal frontier: {}: {e}", cfg.games[game].code),
             }
         }
         if running.iter().all(Option::is_none) {
@@ -274,31 +289,52 @@ fn campaign(cfg: &FrontierConfig) -> Result<(), CommandError> {
         }
         least = MIN_START;
         std::thread::sleep(Duration::from_millis(500));
+        let over = deadline.is_some_and(|d| Instant::now() >= d);
         for (slot, place) in running.iter_mut().enumerate() {
             let Some(r) = place.as_mut() else { continue };
+            let game = &cfg.games[r.game];
+            let f = Files::of(&cfg.dir, &game.code);
+            // A second check still running at the deadline is left to the next campaign.
+            if over && matches!(r.phase, Phase::Checking) {
+                let _ = r.child.kill();
+                let _ = r.child.wait();
+                let _ = std::fs::remove_file(f.check.with_extension("partial"));
+                eprintln!(
+                    "octal frontier: {}: the second check stopped at the deadline; the next campaign checks it",
+                    f.state.display()
+                );
+                *place = None;
+                continue;
+            }
             let status = r.child.try_wait().map_err(|source| CommandError::File {
                 what: "cannot wait for a run of",
                 path: cfg.dir.clone(),
                 source,
             })?;
             let Some(status) = status else { continue };
-            let game = &cfg.games[r.game];
-            let out =
-                std::fs::read_to_string(Files::of(&cfg.dir, &game.code).out).unwrap_or_default();
+            let out = std::fs::read_to_string(&f.out).unwrap_or_default();
             match (&r.phase, status.success()) {
+                (Phase::Checking, passed) => {
+                    check_ended(cfg, r.game, passed);
+                    *place = None;
+                }
                 (Phase::Restoring, true) => {
                     let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
                     *place = Some(spawn_run(cfg, r.game, slot, left)?);
                 }
                 (Phase::Running, true) => {
                     finished(cfg, r.game, &out);
-                    *place = None;
+                    // Its new checkpoint is checked in the same slot, in the time its run left.
+                    *place = match unchecked(&f) && !over {
+                        true => Some(second_check(cfg, r.game, slot)?),
+                        false => None,
+                    };
                 }
                 (_, false) => {
                     eprintln!(
                         "octal frontier: {}: the run failed ({status}); its run directory {} says where it stopped",
                         game.code,
-                        Files::of(&cfg.dir, &game.code).work.display()
+                        f.work.display()
                     );
                     copy_checkpoint(cfg, r.game);
                     *place = None;
@@ -321,6 +357,13 @@ fn campaign(cfg: &FrontierConfig) -> Result<(), CommandError> {
                 }
             }
         }
+    }
+    for g in checks {
+        let f = Files::of(&cfg.dir, &cfg.games[g].code);
+        eprintln!(
+            "octal frontier: {}: the second check waits for the next campaign (no time left)",
+            f.state.display()
+        );
     }
     for g in queue {
         eprintln!(
@@ -503,8 +546,12 @@ fn copy_checkpoint(cfg: &FrontierConfig, game: usize) {
 /// Prints where the run in `slot` stands: heaps, rate and ETA.
 fn progress(cfg: &FrontierConfig, slot: usize, r: &mut Running) {
     let g = &cfg.games[r.game];
-    if matches!(r.phase, Phase::Restoring) {
-        eprintln!("octal frontier: {} (slot {slot}): replaying", g.code);
+    match r.phase {
+        Phase::Restoring => eprintln!("octal frontier: {} (slot {slot}): replaying", g.code),
+        Phase::Checking => eprintln!("octal frontier: {} (slot {slot}): second check", g.code),
+        Phase::Running => {}
+    }
+    if !matches!(r.phase, Phase::Running) {
         return;
     }
     let Ok(n) = rundir::heaps(&Files::of(&cfg.dir, &g.code).work) else {

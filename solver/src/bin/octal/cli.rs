@@ -214,8 +214,10 @@ pub enum Command {
     /// campaign file's folder. Each game's checkpoint (CODE.state; a snapshot CODE.snap for a
     /// game that keeps every value) and its last report (CODE.json) are written to that folder
     /// every two minutes and when the run stops: `octal frontier CAMPAIGN.toml` again, here or
-    /// on any machine that has the folder, goes on where each game stopped. --for stops every
-    /// run cleanly before the deadline. Progress lines give each game's heaps, rate and ETA. A
+    /// on any machine that has the folder, goes on where each game stopped. Each new checkpoint
+    /// is checked a second time in its game's slot as the run stops (`octal check --rare`, into
+    /// CODE.check.json). --for stops every run and check cleanly before the deadline (a check
+    /// it stops is done by the next campaign). Progress lines give each game's heaps, rate and ETA. A
     /// game whose values prove a period stops and says so. The folder's FRONTIER.md and
     /// frontier.csv compare each game with its published range (published.tsv in the folder:
     /// code, n_log2, by, rare_count, last_rare, max_value, max_value_at) and give the GPU time
