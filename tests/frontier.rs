@@ -151,27 +151,32 @@ fn a_campaign_stopped_and_moved_goes_on_to_the_same_statistics() {
     std::fs::remove_dir_all(&moved).unwrap();
 }
 
-/// The repository's frontier table is what `octal frontier --table` makes of its reports.
+/// The repository's campaign tables (the frontier's and the three-digit survey's open classes')
+/// are what `octal frontier --table` makes of their reports.
 #[test]
-fn the_committed_frontier_table_is_made_from_the_committed_reports() {
-    let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/frontier");
-    let copy = tmp("frontier-committed");
-    let _ = std::fs::remove_dir_all(&copy);
-    copy_folder(&results, &copy);
-    let out = octal(&["frontier", s(&copy.join("campaign.toml")), "--table"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    for name in ["FRONTIER.md", "frontier.csv"] {
-        assert_eq!(
-            std::fs::read(copy.join(name)).unwrap(),
-            std::fs::read(results.join(name)).unwrap(),
-            "{name}"
+fn the_committed_frontier_tables_are_made_from_the_committed_reports() {
+    for folder in ["frontier", "three"] {
+        let results = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../results")
+            .join(folder);
+        let copy = tmp(&format!("{folder}-committed"));
+        let _ = std::fs::remove_dir_all(&copy);
+        copy_folder(&results, &copy);
+        let out = octal(&["frontier", s(&copy.join("campaign.toml")), "--table"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
         );
+        for name in ["FRONTIER.md", "frontier.csv"] {
+            assert_eq!(
+                std::fs::read(copy.join(name)).unwrap(),
+                std::fs::read(results.join(name)).unwrap(),
+                "{folder}/{name}"
+            );
+        }
+        std::fs::remove_dir_all(&copy).unwrap();
     }
-    std::fs::remove_dir_all(&copy).unwrap();
 }
 
 #[test]
