@@ -223,6 +223,16 @@ mod tests {
     use super::*;
     use octal_core::{discover, exact, RareTable};
 
+    /// Takes out of `table` its first rare heap past the first 40000 (and below 60000).
+    fn drop_a_rare_heap(table: &mut RareTable) {
+        let (h, _) = *table
+            .entries()
+            .iter()
+            .find(|e| e.0 > 40_000 && e.0 < 60_000)
+            .expect("a rare heap past the first values");
+        table.set(h, None);
+    }
+
     fn tmp(name: &str) -> PathBuf {
         std::env::temp_dir().join(format!("octal-replay-{}-{name}", std::process::id()))
     }
@@ -243,13 +253,7 @@ mod tests {
         assert!(replayed == g, "replayed values differ");
 
         let mut wrong = Snapshot::of(&code, space, &g);
-        let (h, _) = *wrong
-            .table
-            .entries()
-            .iter()
-            .find(|e| e.0 > 40_000 && e.0 < 60_000)
-            .expect("a rare heap past the first values");
-        wrong.table.set(h, None);
+        drop_a_rare_heap(&mut wrong.table);
         assert_ne!(wrong.table, RareTable::from_values(&space, &g));
         let bad_path = tmp("wrong");
         wrong.save(&bad_path).unwrap();
@@ -311,13 +315,7 @@ mod tests {
         assert!(filled.front == whole.front && filled.tail == whole.tail);
 
         let mut wrong = octal_store::state::read(&path).unwrap();
-        let (h, _) = *wrong
-            .table
-            .entries()
-            .iter()
-            .find(|e| e.0 > 40_000 && e.0 < 60_000)
-            .expect("a rare heap past the first values");
-        wrong.table.set(h, None);
+        drop_a_rare_heap(&mut wrong.table);
         assert!(fill_state(wrong, &path, false).is_err());
         std::fs::remove_file(&path).unwrap();
     }
