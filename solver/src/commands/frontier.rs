@@ -325,9 +325,10 @@ fn campaign(cfg: &FrontierConfig) -> Result<(), CommandError> {
                 (Phase::Running, true) => {
                     finished(cfg, r.game, &out);
                     // Its new checkpoint is checked in the same slot, in the time its run left.
-                    *place = match unchecked(&f) && !over {
-                        true => Some(second_check(cfg, r.game, slot)?),
-                        false => None,
+                    *place = if unchecked(&f) && !over {
+                        Some(second_check(cfg, r.game, slot)?)
+                    } else {
+                        None
                     };
                 }
                 (_, false) => {
