@@ -264,8 +264,21 @@ impl<W: KeyInt> Speculator<W> {
         let from = prior.len();
         let end = from + out.len();
         let careful_end = end.min(self.hot_from).max(from);
-        for n in from..careful_end {
-            out[n - from] = self.careful(prior, &out[..n - from], n)?;
+        match prior.whole_slice() {
+            // Every value before them at hand, and enough of them: the careful loop's heaps by
+            // batches on every core, after a copy of those values.
+            Some(all) if careful_end - from >= CAREFUL_BATCH => {
+                let mut before = all.to_vec();
+                for batch in out[..careful_end - from].chunks_mut(CAREFUL_BATCH) {
+                    self.careful_batch(&before, batch)?;
+                    before.extend_from_slice(batch);
+                }
+            }
+            _ => {
+                for n in from..careful_end {
+                    out[n - from] = self.careful(prior, &out[..n - from], n)?;
+                }
+            }
         }
         if careful_end < end {
             self.hot(prior, out, careful_end)?;
@@ -766,9 +779,16 @@ mod tests {
                     spec.careful_batch(&prior, out).unwrap();
                     prior.extend_from_slice(out);
                 }
-                spec.speculate(octal_core::Kept::whole(&g[..from]), &mut one)
-                    .unwrap();
+                // Heap by heap where the values before them are not one slice; by batches where
+                // they are.
+                let split = octal_core::Kept::new(&g[..16], &g[..from], 0);
+                assert!(split.whole_slice().is_none());
+                spec.speculate(split, &mut one).unwrap();
                 assert_eq!(one, batches, "{code}");
+                let mut whole = vec![0; heaps - from];
+                spec.speculate(octal_core::Kept::whole(&g[..from]), &mut whole)
+                    .unwrap();
+                assert_eq!(whole, batches, "{code}");
             }
         }
     }
