@@ -265,9 +265,9 @@ impl<W: KeyInt> Speculator<W> {
         let end = from + out.len();
         let careful_end = end.min(self.hot_from).max(from);
         match prior.whole_slice() {
-            // Every value before them at hand, and enough of them: the careful loop's heaps by
-            // batches on every core, after a copy of those values.
-            Some(all) if careful_end - from >= CAREFUL_BATCH => {
+            // Every value before them at hand, and enough heaps that the copy of those values
+            // costs at most 1024 values a heap: the careful loop's heaps by batches on every core.
+            Some(all) if careful_end - from >= CAREFUL_BATCH.max(all.len() / 1024) => {
                 let mut before = all.to_vec();
                 for batch in out[..careful_end - from].chunks_mut(CAREFUL_BATCH) {
                     self.careful_batch(&before, batch)?;

@@ -547,12 +547,13 @@ fn copy_checkpoint(cfg: &FrontierConfig, game: usize) {
 /// Prints where the run in `slot` stands: heaps, rate and ETA.
 fn progress(cfg: &FrontierConfig, slot: usize, r: &mut Running) {
     let g = &cfg.games[r.game];
-    match r.phase {
-        Phase::Restoring => eprintln!("octal frontier: {} (slot {slot}): replaying", g.code),
-        Phase::Checking => eprintln!("octal frontier: {} (slot {slot}): second check", g.code),
-        Phase::Running => {}
-    }
-    if !matches!(r.phase, Phase::Running) {
+    let busy = match r.phase {
+        Phase::Restoring => Some("replaying"),
+        Phase::Checking => Some("second check"),
+        Phase::Running => None,
+    };
+    if let Some(what) = busy {
+        eprintln!("octal frontier: {} (slot {slot}): {what}", g.code);
         return;
     }
     let Ok(n) = rundir::heaps(&Files::of(&cfg.dir, &g.code).work) else {
