@@ -494,20 +494,25 @@ fn gpu_without_a_gpu_is_one_line_and_status_1() {
     ]);
     assert_eq!(String::from_utf8_lossy(&out.stderr), why);
     assert!(!run.exists(), "{} is left behind", run.display());
-    // A survey on the GPU fails the same way, naming the game it was on.
-    let dir = tmp("survey-no-gpu");
-    let out = no_gpu(&[
-        "survey",
-        "--digits",
-        "1",
-        "--gpu",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.ends_with(why.trim_start_matches("octal: ")), "{err}");
+    // A survey on the GPU fails the same way, naming the game it was on; so does a survey on
+    // several GPUs, whose workers see none either.
+    for (name, devices) in [("survey-no-gpu", "1"), ("survey-devices-no-gpu", "2")] {
+        let dir = tmp(name);
+        let out = no_gpu(&[
+            "survey",
+            "--digits",
+            "1",
+            "--gpu",
+            "--devices",
+            devices,
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.ends_with(why.trim_start_matches("octal: ")), "{err}");
+    }
 }
 
 /// The UUID of the first GPU the kernel driver lists, as `nvidia-smi -L` writes it.

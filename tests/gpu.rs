@@ -603,3 +603,53 @@ fn gpu_small_ring_equals_the_cpu_engine() {
     };
     officers_on_the_device(&device(), &[(9, Some(keep)), (10, Some(keep))]);
 }
+
+/// A survey on two GPUs (a worker process each, the next game as one ends) keeps, game by
+/// game, the records of the survey on the host's cores (all but the engine and the time).
+#[test]
+#[ignore = "needs two NVIDIA GPUs"]
+fn a_survey_on_two_gpus_keeps_the_records_of_the_cpu_survey() {
+    let run = |name: &str, extra: &[&str]| {
+        let dir = common::fresh_dir(name);
+        let mut args = vec![
+            "survey",
+            "--digits",
+            "2",
+            "--max-n",
+            "2^15",
+            "--grow-to",
+            "2^15",
+            "--quiet",
+            "--out",
+            dir.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        let out = common::octal(&args);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        dir
+    };
+    let records = |dir: &std::path::Path| {
+        let mut all = std::collections::BTreeMap::new();
+        for e in std::fs::read_dir(dir.join("games")).unwrap() {
+            let path = e.unwrap().path();
+            let mut r: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let r = r.as_object_mut().unwrap();
+            r.remove("engine");
+            r.remove("seconds");
+            all.insert(path.file_name().unwrap().to_owned(), r.clone());
+        }
+        all
+    };
+    let cpu = run("survey-on-the-cpu", &[]);
+    let gpus = run("survey-on-two-gpus", &["--gpu", "--devices", "2"]);
+    let (want, got) = (records(&cpu), records(&gpus));
+    assert!(want.len() > 20, "{} games", want.len());
+    assert_eq!(got, want);
+    let md = |dir: &std::path::Path| std::fs::read(dir.join("survey.md")).unwrap();
+    assert!(md(&cpu) == md(&gpus), "survey.md differs");
+}

@@ -469,6 +469,49 @@ fn a_survey_killed_twice_and_resumed_equals_an_uninterrupted_one() {
     same_tables(&whole.dir, &dir);
 }
 
+/// A survey worker (what `--gpu --devices` runs on each GPU) computes the games it is handed,
+/// answering each once its record is written: half the games by a worker, the rest by the
+/// survey resumed, make the tables of the whole.
+#[test]
+fn a_survey_worker_computes_the_games_it_is_handed() {
+    let whole = survey();
+    let dir = fresh("three-worker");
+    std::fs::create_dir_all(dir.join("games")).unwrap();
+    std::fs::copy(whole.dir.join("meta.json"), dir.join("meta.json")).unwrap();
+    let mut codes: Vec<String> = std::fs::read_dir(whole.dir.join("games"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .filter_map(|f| f.strip_suffix(".json").map(str::to_string))
+        .collect();
+    codes.sort();
+    let handed: Vec<String> = codes.iter().step_by(2).cloned().collect();
+    let mut worker = Command::new(env!("CARGO_BIN_EXE_octal"))
+        .args(["survey", dir.to_str().unwrap(), "--worker", "--quiet"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut input = worker.stdin.take().unwrap();
+        for c in &handed {
+            writeln!(input, "{c}").unwrap();
+        }
+    }
+    let out = worker.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let answered: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(answered, handed);
+    for c in &handed {
+        assert!(dir.join("games").join(format!("{c}.json")).exists(), "{c}");
+    }
+    ok(&["survey", dir.to_str().unwrap(), "--quiet"]);
+    same_tables(&whole.dir, &dir);
+}
+
 #[test]
 fn bad_survey_input_is_one_line_and_exit_2() {
     let file = fresh("a-file");

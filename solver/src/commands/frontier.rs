@@ -7,16 +7,15 @@
 //! to another machine. A deadline (`--for`) stops every run cleanly before it. The folder's
 //! table (`FRONTIER.md`, `frontier.csv`) is made from those reports and the published ranges.
 
+use super::child::octal;
 use super::{carry, CommandError};
 use octal_core::Code;
 use octal_store::rundir;
-use rustix::process::Signal;
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::fmt::Write as _;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 /// One game of a campaign.
@@ -119,52 +118,6 @@ struct Running {
     phase: Phase,
     /// Heaps and time at the last progress line.
     seen: Option<(usize, Instant)>,
-}
-
-/// The `octal` binary itself.
-fn me() -> Result<PathBuf, CommandError> {
-    std::env::current_exe().map_err(|source| CommandError::File {
-        what: "cannot find the octal binary",
-        path: PathBuf::from("octal"),
-        source,
-    })
-}
-
-/// `octal` with `args`, on the `device`-th GPU this process sees (none: the host's cores): the
-/// entry of this process's `CUDA_VISIBLE_DEVICES` where that is set (a scheduler's choice of
-/// GPUs), else that device.
-///
-/// The child ends with the campaign: killed where the campaign is (its run loses what a kill
-/// loses, the heaps since its last checkpoint), so that a campaign started again finds no run
-/// of the one before still holding a game.
-fn octal(args: &[String], device: Option<usize>) -> Result<Command, CommandError> {
-    let mut c = Command::new(me()?);
-    c.args(args);
-    let campaign = rustix::process::getpid();
-    // SAFETY: the closure makes two system calls and builds an error value, in the child
-    // between fork and exec.
-    unsafe {
-        c.pre_exec(move || {
-            rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
-            // The campaign may have ended before the call above took effect.
-            if rustix::process::getppid() != Some(campaign) {
-                return Err(std::io::Error::other("the campaign has ended"));
-            }
-            Ok(())
-        });
-    }
-    if let Some(d) = device {
-        let visible = std::env::var("CUDA_VISIBLE_DEVICES").ok();
-        c.env("CUDA_VISIBLE_DEVICES", nth_visible(visible.as_deref(), d));
-    }
-    Ok(c)
-}
-
-/// The `CUDA_VISIBLE_DEVICES` of the `d`-th device of a process that sees `visible`.
-fn nth_visible(visible: Option<&str>, d: usize) -> String {
-    visible
-        .and_then(|v| v.split(',').map(str::trim).filter(|e| !e.is_empty()).nth(d))
-        .map_or_else(|| d.to_string(), str::to_string)
 }
 
 fn s(p: &Path) -> String {
@@ -841,7 +794,7 @@ fn table(cfg: &FrontierConfig) -> Result<(), CommandError> {
 
 #[cfg(test)]
 mod tests {
-    use super::{nth_visible, Plan};
+    use super::Plan;
 
     #[test]
     fn a_plan_is_the_time_left_at_the_rate_so_far() {
@@ -861,13 +814,5 @@ mod tests {
         assert_eq!((done.to_target, done.to_published), (None, None));
         assert_eq!(done.text(), "target reached");
         assert_eq!(Plan::new(5, 0.0, 10, None, false).text(), "no rate yet");
-    }
-
-    #[test]
-    fn a_slot_takes_the_device_the_scheduler_gave() {
-        assert_eq!(nth_visible(None, 1), "1");
-        assert_eq!(nth_visible(Some("2,3"), 0), "2");
-        assert_eq!(nth_visible(Some("2, 3"), 1), "3");
-        assert_eq!(nth_visible(Some("GPU-5f1c,GPU-77aa"), 1), "GPU-77aa");
     }
 }

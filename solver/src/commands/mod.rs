@@ -8,6 +8,7 @@
 
 pub mod bench;
 pub mod carry;
+pub mod child;
 pub mod device;
 pub mod frontier;
 pub mod inspect;

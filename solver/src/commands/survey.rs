@@ -1,7 +1,9 @@
 //! `octal survey`: every code of up to D digits computed under one heap budget, one game per
 //! class of the rules on codes, each record kept as it finishes; then the classes and their
-//! tables. `octal survey merge` combines the directories of a sharded survey.
+//! tables. With several GPUs, a worker process a device computes the games it is handed, the
+//! next as it ends one. `octal survey merge` combines the directories of a sharded survey.
 
+use super::child::octal;
 use super::job::progress_bar;
 use super::{file_error, pool, CommandError};
 use crate::request::{EngineChoice, Request};
@@ -15,7 +17,11 @@ use octal_survey::codes::{Shard, MAX_SURVEY_DIGITS};
 use octal_survey::growth::{grow_limit, next_stage};
 use octal_survey::record::{GameRecord, PeriodRecord, SparseRecord, HEAD};
 use octal_survey::store::{self, Meta, SurveyDir};
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::mpsc;
 use std::time::Instant;
 
 type Result<T> = std::result::Result<T, CommandError>;
@@ -36,6 +42,11 @@ pub struct SurveyConfig {
     /// The table to print on standard output.
     pub format: Option<TableFormat>,
     pub gpu: bool,
+    /// GPUs the games are spread over (with `gpu`): a worker process a device.
+    pub devices: usize,
+    /// Compute the games named on standard input, one a line, answering each with its code on
+    /// standard output once its record is written (the worker `devices` starts on each GPU).
+    pub worker: bool,
     /// The part of the games this survey computes.
     pub shard: Option<Shard>,
     pub threads: usize,
@@ -134,7 +145,14 @@ pub fn run(args: &SurveyConfig) -> Result<()> {
         }
     };
     let pool = pool(args.threads)?;
-    pool.install(|| compute_pending(&dir, args.gpu, args.quiet))?;
+    if args.worker {
+        return pool.install(|| work(&dir, args.gpu));
+    }
+    if args.gpu && args.devices > 1 {
+        compute_on_devices(&dir, args)?;
+    } else {
+        pool.install(|| compute_pending(&dir, args.gpu, args.quiet))?;
+    }
     if dir.meta.shard.count > 1 {
         eprintln!(
             "octal: shard {} of the survey is complete in {}: combine the shards with octal survey merge",
@@ -169,6 +187,155 @@ fn compute_pending(dir: &SurveyDir, gpu: bool, quiet: bool) -> Result<()> {
     }
     bar.finish_and_clear();
     Ok(())
+}
+
+/// `octal survey DIR --worker`: computes the games named on standard input, one a line, each
+/// answered with its code on standard output once its record is written; ends at the end of
+/// the input.
+fn work(dir: &SurveyDir, gpu: bool) -> Result<()> {
+    for line in std::io::stdin().lock().lines() {
+        let line = line?;
+        let code: Code = line
+            .trim()
+            .parse()
+            .map_err(|e| CommandError::Input(format!("survey worker: {e}")))?;
+        dir.write(&compute(&code, &dir.meta, gpu)?)?;
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{}", line.trim())?;
+        out.flush()?;
+    }
+    Ok(())
+}
+
+/// A worker process on one GPU and the game it was last handed.
+struct Worker {
+    child: Child,
+    /// Its input; closed when no game is left for it, which ends it.
+    input: Option<ChildStdin>,
+    game: Option<String>,
+    /// What it writes on its standard error, read to its end.
+    errors: Option<std::thread::JoinHandle<String>>,
+}
+
+impl Worker {
+    /// Hands the worker the next pending game, or ends its input where none is left. A worker
+    /// that cannot take it has ended: its end, with the game still handed, is the error.
+    fn next(&mut self, pending: &mut VecDeque<Code>) {
+        let (Some(input), Some(code)) = (self.input.as_mut(), pending.pop_front()) else {
+            self.input = None;
+            return;
+        };
+        self.game = Some(code.to_string());
+        if writeln!(input, "{code}")
+            .and_then(|()| input.flush())
+            .is_err()
+        {
+            self.input = None;
+        }
+    }
+}
+
+/// Computes the games of `dir` that have no record under its budget on `args.devices` GPUs: a
+/// worker process a device (`octal survey DIR --worker --gpu`, the host's threads shared
+/// among them), each handed the next game as it ends one. A worker that fails ends the
+/// survey once the others have ended their games; every record written stays.
+fn compute_on_devices(dir: &SurveyDir, args: &SurveyConfig) -> Result<()> {
+    let mut pending: VecDeque<Code> = dir.pending()?.into();
+    let bar = progress_bar(
+        pending.len(),
+        args.quiet,
+        "{elapsed_precise} [{wide_bar}] {pos}/{len} games, ETA {eta} {msg}",
+    );
+    let threads = (args.threads / args.devices).max(1).to_string();
+    let path = dir.path().display().to_string();
+    let (tx, rx) = mpsc::channel();
+    let mut workers = Vec::new();
+    let mut failed = None;
+    for slot in 0..args.devices.min(pending.len()) {
+        let argv = [
+            "survey",
+            &path,
+            "--worker",
+            "--gpu",
+            "--quiet",
+            "--threads",
+            &threads,
+        ];
+        let mut child = octal(&argv.map(String::from), Some(slot))?
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|source| CommandError::File {
+                what: "cannot start a survey worker for",
+                path: dir.path().to_path_buf(),
+                source,
+            })?;
+        let out = child.stdout.take().expect("a piped stdout");
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines() {
+                let Ok(line) = line else { break };
+                if tx.send((slot, Some(line))).is_err() {
+                    return;
+                }
+            }
+            let _ = tx.send((slot, None));
+        });
+        let mut err = child.stderr.take().expect("a piped stderr");
+        let errors = std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = std::io::Read::read_to_string(&mut err, &mut text);
+            text
+        });
+        let input = child.stdin.take();
+        let mut w = Worker {
+            child,
+            input,
+            game: None,
+            errors: Some(errors),
+        };
+        w.next(&mut pending);
+        workers.push(w);
+    }
+    drop(tx);
+    // Ends when every worker has closed its output.
+    for (slot, line) in rx {
+        let w = &mut workers[slot];
+        match line {
+            Some(code) => {
+                bar.set_message(code);
+                bar.inc(1);
+                w.game = None;
+                if failed.is_some() {
+                    w.input = None;
+                } else {
+                    w.next(&mut pending);
+                }
+            }
+            None => {
+                let status = w.child.wait()?;
+                let errors = w.errors.take().and_then(|e| e.join().ok());
+                if !status.success() || w.game.is_some() {
+                    // The worker's own error line says why, naming the game.
+                    let why = errors
+                        .as_deref()
+                        .and_then(|e| e.lines().rev().find(|l| !l.trim().is_empty()))
+                        .map(|l| l.trim_start_matches("octal: ").to_string())
+                        .unwrap_or_else(|| {
+                            let game = w.game.clone().unwrap_or_default();
+                            format!("survey game {game}: its worker ended ({status})")
+                        });
+                    failed.get_or_insert(format!("survey worker on GPU {slot}: {why}"));
+                    for other in workers.iter_mut() {
+                        other.input = None;
+                    }
+                }
+            }
+        }
+    }
+    bar.finish_and_clear();
+    failed.map_or(Ok(()), |e| Err(CommandError::Failed(e)))
 }
 
 /// Solves `code` up to the proof of its period, at most the survey's budget of heaps, or past

@@ -479,6 +479,14 @@ pub struct SurveyArgs {
     pub json: bool,
     #[arg(long, help = Shared::GPU, long_help = "Compute on the GPU (games without a sparse space on the CPU)")]
     pub gpu: bool,
+    /// GPUs to compute on, with --gpu (default: every GPU of the host): one game a device, the
+    /// next game as one ends, each device's games in a worker process of its own.
+    #[arg(long, value_name = "N", requires = "gpu")]
+    pub devices: Option<usize>,
+    /// Compute the games named on standard input, one a line, each answered with its code on
+    /// standard output once its record is written (what --devices runs on each GPU).
+    #[arg(long, hide = true, requires = "dir")]
+    pub worker: bool,
     /// Take part K of N of the games (K from 0 to N-1).
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,

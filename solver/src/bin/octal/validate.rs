@@ -265,6 +265,12 @@ pub fn survey(a: &SurveyArgs) -> Result<SurveyConfig, CommandError> {
         out: a.out.clone(),
         format: table_format(a.format.as_deref(), a.json)?,
         gpu: a.gpu,
+        devices: match a.devices {
+            Some(d) => devices(Some(d))?,
+            None if a.gpu && !a.worker => octal_gpu::device_count().unwrap_or(1).max(1),
+            None => 1,
+        },
+        worker: a.worker,
         shard: a
             .shard
             .as_deref()
