@@ -18,7 +18,7 @@ use octal_survey::growth::{grow_limit, next_stage};
 use octal_survey::record::{GameRecord, PeriodRecord, SparseRecord, HEAD};
 use octal_survey::store::{self, Meta, SurveyDir};
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc;
@@ -195,13 +195,13 @@ fn compute_pending(dir: &SurveyDir, gpu: bool, quiet: bool) -> Result<()> {
 fn work(dir: &SurveyDir, gpu: bool) -> Result<()> {
     for line in std::io::stdin().lock().lines() {
         let line = line?;
-        let code: Code = line
-            .trim()
+        let name = line.trim();
+        let code: Code = name
             .parse()
             .map_err(|e| CommandError::Input(format!("survey worker: {e}")))?;
         dir.write(&compute(&code, &dir.meta, gpu)?)?;
         let mut out = std::io::stdout().lock();
-        writeln!(out, "{}", line.trim())?;
+        writeln!(out, "{name}")?;
         out.flush()?;
     }
     Ok(())
@@ -285,7 +285,7 @@ fn compute_on_devices(dir: &SurveyDir, args: &SurveyConfig) -> Result<()> {
         let mut err = child.stderr.take().expect("a piped stderr");
         let errors = std::thread::spawn(move || {
             let mut text = String::new();
-            let _ = std::io::Read::read_to_string(&mut err, &mut text);
+            let _ = err.read_to_string(&mut text);
             text
         });
         let input = child.stdin.take();
