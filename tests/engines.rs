@@ -31,7 +31,7 @@ fn speculate<'r>(
         to: n,
         verify,
         corrections: usize::MAX,
-        far: None,
+        blocks: None,
         notify,
         watch: &mut |_: Kept<'_>| Ok(false),
     };
@@ -161,7 +161,7 @@ fn a_batch_limit_set_while_the_loop_runs_shortens_its_batches() {
         to: want.len(),
         verify: true,
         corrections: usize::MAX,
-        far: None,
+        blocks: None,
         notify: &mut |_| {},
         watch: &mut watch,
     };

@@ -17,7 +17,6 @@ use octal_core::fnv::fnv1a64_values;
 use octal_core::stats::Summary;
 use octal_core::{discover, exact, Code, Kept, RareTable, SparseSpace};
 use octal_engines::games::GAMES;
-use octal_engines::stretch::FREE;
 use octal_engines::stretch::{Engine, Stretch, StretchEngine};
 use octal_gpu::{compile, nvrtc_present, Device, DeviceEngine, GpuTimings, Resident};
 use octal_store::run_values::RunValues;
@@ -111,43 +110,65 @@ fn generated_kernels_compile_with_nvrtc() {
     assert!(compiled >= 40, "only {compiled} sources compiled");
 }
 
-/// The marking engine's far-marking kernels compile for every game of the tests' tables, with a
-/// space or without.
+/// The marking engine's kernels compile for every game of the tests' tables, with a space or
+/// without.
 #[test]
-fn far_kernels_compile_with_nvrtc() {
+fn block_kernels_compile_with_nvrtc() {
     need_nvrtc();
     for code in table_codes() {
-        let source = kernels_gen::generate_far(&code, FREE);
+        let source = kernels_gen::generate_blocks(&code);
         compile(&source, "compute_90").unwrap_or_else(|e| panic!("{code}: {e}"));
     }
 }
 
-/// Games that no sparse space fits (.0106 and .07, .004 until 2^17 heaps or more, and random
-/// codes whose first 4096 heaps show none): `--gpu` marks the exact marking engine's far options on
-/// the device; value by value against the CPU.
+/// The marking engine's batches on the device, value by value against the CPU: games that no
+/// sparse space fits (.0106 and .07, .004 until 2^17 heaps or more, and random codes whose first
+/// 4096 heaps show none, several breaking digits among them), and .76, whose rare values keep
+/// coming (its classic stretches go to the device or the host, whichever is timed faster).
 #[test]
 #[ignore = "needs an NVIDIA GPU"]
 fn gpu_exact_marking_equals_the_cpu_engine() {
     drop(device()); // fails at once, with the reason, where the device cannot be opened
-    let spaceless: Vec<Code> = random_codes(40)
+
+    // Random codes with splits whose first 4096 heaps show no sparse space, those with the most
+    // breaking digits first.
+    let mut spaceless: Vec<Code> = random_codes(80)
         .into_iter()
-        .filter(|c| first_values(c).is_none())
-        .take(4)
+        .filter(|c| !c.rules().breaking.is_empty() && first_values(c).is_none())
         .collect();
-    assert_eq!(spaceless.len(), 4, "random codes without a sparse space");
-    let codes: Vec<(Code, usize)> = [(".0106", 1 << 19), (".07", 1 << 16), (".004", 1 << 18)]
+    spaceless.sort_by_key(|c| std::cmp::Reverse(c.rules().breaking.len()));
+    spaceless.truncate(6);
+    let several = spaceless.iter().filter(|c| c.rules().breaking.len() >= 2);
+    assert_eq!(
+        several.count(),
+        3,
+        "random codes with several breaking digits, no space"
+    );
+    let random: Vec<String> = spaceless.iter().map(|c| c.to_string()).collect();
+    let named = [
+        (".0106", 1 << 19),
+        (".07", 1 << 16),
+        (".004", 1 << 18),
+        (".76", 1 << 19),
+    ];
+    let codes: Vec<(Code, usize)> = named
         .iter()
         .map(|&(c, n)| (c.parse().unwrap(), n))
         .chain(spaceless.into_iter().map(|c| (c, 1 << 17)))
         .collect();
     let compared = gpu_equals_cpu(codes);
-    assert_eq!(compared.games, 7, "a game was not compared");
-    for code in ["0.0106", "0.004"] {
+    assert_eq!(compared.games, 10, "a game was not compared");
+    for code in ["0.0106", "0.004", "0.76"] {
         assert!(
             compared.on_device.iter().any(|c| c == code),
             "{code}: no stretch on the device"
         );
     }
+    let random = compared.on_device.iter().filter(|&c| random.contains(c));
+    assert!(
+        random.count() >= 2,
+        "fewer than two random codes on the device"
+    );
 }
 
 /// The table, space and values of Officers' first 2^17 heaps (the CPU engine's).
@@ -541,7 +562,7 @@ fn on_device(
         to: n,
         verify: true,
         corrections: usize::MAX,
-        far: None,
+        blocks: None,
         notify: &mut |_| {},
         watch: &mut |_: Kept<'_>| Ok(false),
     };

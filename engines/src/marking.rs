@@ -18,12 +18,18 @@
 //! are marked and the value is the least free one they leave; a heap whose free values the near
 //! options all take is computed by the definition. Every value is exact; the order of the work
 //! changes nothing.
+//!
+//! Beside a device ([`BlockMarker`]) a batch is computed there whole, by exact marking: every
+//! split of every heap, the values alone coming back.
 
-use crate::stretch::{Ended, Engine, EngineError, FarMarker, Stretch, StretchEngine, FREE};
+use crate::stretch::{BlockMarker, Ended, Engine, EngineError, Stretch, StretchEngine};
 use octal_core::exact::{self, mark_splits, Marks};
 use octal_core::{Rules, SparseSpace};
 use octal_store::values::ValueStore;
 use rayon::prelude::*;
+
+/// Free values kept per heap (the near options take the first ones only rarely).
+const FREE: usize = 4;
 
 /// How a batch marks the far options of its heaps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -131,8 +137,8 @@ pub struct MarkingEngine<'a> {
     rare_values: [Vec<u16>; 2],
     /// Heaps computed by the definition because the near options took every free value.
     pub fallbacks: usize,
-    /// The last stretch's far options were marked elsewhere (the device).
-    far_elsewhere: bool,
+    /// The last stretch's batches were computed elsewhere (the device).
+    on_device: bool,
 }
 
 impl<'a> MarkingEngine<'a> {
@@ -154,7 +160,7 @@ impl<'a> MarkingEngine<'a> {
             rare,
             rare_values,
             fallbacks: 0,
-            far_elsewhere: false,
+            on_device: false,
         }
     }
 
@@ -165,7 +171,7 @@ impl<'a> MarkingEngine<'a> {
 
     /// The size of the batch starting at heap `start`: the near options of a heap number at
     /// most the batch's length, so batches stay a small fraction of the heaps before them; larger
-    /// where a device marks the far options (a launch per batch).
+    /// where a device computes the batch (launches per batch).
     pub fn batch_len(start: usize, on_device: bool) -> usize {
         if on_device {
             (start / 128).clamp(1024, 4096)
@@ -175,42 +181,29 @@ impl<'a> MarkingEngine<'a> {
     }
 
     /// Extends `g`, which holds the exact values of heaps `0..g.len()`, by one batch, at most
-    /// to `n` heaps. Parallel on the current rayon pool; with `device`, the far options are
-    /// marked there.
+    /// to `n` heaps. Parallel on the current rayon pool; with `device`, the batch is computed
+    /// there.
     pub fn extend_batch(
         &mut self,
         g: &mut ValueStore,
         n: usize,
-        device: Option<&mut (dyn FarMarker + '_)>,
+        device: Option<&mut (dyn BlockMarker + '_)>,
     ) -> Result<(), EngineError> {
         let start = g.len();
         let end = (start + Self::batch_len(start, device.is_some())).min(n);
-        let far: Vec<Far> = match (device, self.marking) {
-            (Some(device), Marking::Exact) => device
-                .exact(g, start..end)?
-                .into_iter()
-                .map(Far::exact)
-                .collect(),
-            (Some(device), Marking::Classic(space)) => {
-                let (words, seen) = device.all(g, start..end)?;
-                (start..end)
-                    .into_par_iter()
-                    .map(|h| {
-                        let set = &seen[(h - start) * words..][..words];
-                        classic_far(space, h, |v| {
-                            let w = v as usize / 32;
-                            w < words && set[w] >> (v % 32) & 1 == 1
-                        })
-                    })
-                    .collect()
+        if let Some(device) = device {
+            if let Some(values) = device.values(g, start..end)? {
+                g.extend_from_slice(&values)?;
+                self.note_rare(g, start);
+                return Ok(());
             }
-            (None, _) => {
-                let head = &g[..];
-                (start..end)
-                    .into_par_iter()
-                    .map_init(Marks::default, |marks, h| self.far(head, h, marks))
-                    .collect()
-            }
+        }
+        let far: Vec<Far> = {
+            let head = &g[..];
+            (start..end)
+                .into_par_iter()
+                .map_init(Marks::default, |marks, h| self.far(head, h, marks))
+                .collect()
         };
         g.resize(end, 0)?;
         let (mut near, mut rest) = (Marks::default(), Marks::default());
@@ -224,14 +217,19 @@ impl<'a> MarkingEngine<'a> {
             };
             g[h] = v;
         }
+        self.note_rare(g, start);
+        Ok(())
+    }
+
+    /// Adds the rare heaps of `g` from `start` on to the classic marking's list.
+    fn note_rare(&mut self, g: &[u16], start: usize) {
         if let Marking::Classic(space) = self.marking {
             self.rare.extend(
-                (start.max(1)..end)
+                (start.max(1)..g.len())
                     .filter(|&h| space.is_rare(h, g[h]))
                     .map(|h| pack(h, g[h])),
             );
         }
-        Ok(())
     }
 
     /// Whether `v` is of the common class at heap `h` (every value is, for the exact marking).
@@ -431,9 +429,9 @@ pub fn grow_by_marking(
 
 impl StretchEngine for MarkingEngine<'_> {
     /// Extends the values batch by batch to `s.to` heaps, or until the watcher says stop; the
-    /// far options are marked by `s.far` where the driver gave one.
+    /// batches are computed by `s.blocks` where the driver gave one.
     fn extend(&mut self, s: &mut Stretch<'_>) -> Result<Ended, EngineError> {
-        self.far_elsewhere = s.far.is_some();
+        self.on_device = s.blocks.is_some();
         let mut stopped = s.watch.proved(s.values.kept())?;
         while !stopped && s.values.len() < s.to {
             let Some(g) = s.values.whole_mut() else {
@@ -441,7 +439,7 @@ impl StretchEngine for MarkingEngine<'_> {
                     engine: self.engine().name(),
                 });
             };
-            self.extend_batch(g, s.to, s.far.as_deref_mut())?;
+            self.extend_batch(g, s.to, s.blocks.as_deref_mut())?;
             stopped = s.watch.proved(s.values.kept())?;
             let len = s.values.len();
             s.values.seen(len);
@@ -455,7 +453,7 @@ impl StretchEngine for MarkingEngine<'_> {
 
     fn engine(&self) -> Engine {
         match self.marking {
-            _ if self.far_elsewhere => Engine::Gpu,
+            _ if self.on_device => Engine::Gpu,
             Marking::Exact => Engine::Exact,
             Marking::Classic(_) => Engine::Classic,
         }
@@ -487,16 +485,6 @@ fn first_free(free: impl Fn(u32) -> bool) -> [u32; FREE] {
     first
 }
 
-/// What every far split of heap `h` leaves under the classic marking, from `given`, which says
-/// whether some far split gives a value: the first common-class values none gives, and the
-/// rare-class values below the second of them that none gives (every far split read).
-fn classic_far(space: SparseSpace, h: usize, given: impl Fn(u32) -> bool) -> Far {
-    let rare = |v: u32| space.is_rare(h, v as u16);
-    let free = first_free(|v| !rare(v) && !given(v));
-    let rare_class = (0..1 << 16).filter(|&v| rare(v));
-    Far::classic(free, rare_class, |v| !given(v), usize::MAX)
-}
-
 /// Far splits scanned between two checks of the rare values still missing.
 const SCAN: usize = 64;
 
@@ -506,8 +494,7 @@ mod tests {
     use octal_core::{discover, Code};
     use std::ops::Range;
 
-    /// The classic marking's far options from every far split (what the device marks) equal
-    /// the classic algorithm's scan, heap by heap, past the first 2^14 heaps of games whose rare
+    /// The classic marking's scan leaves what every far split leaves, heap by heap, past the first 2^14 heaps of games whose rare
     /// values keep coming.
     #[test]
     fn every_far_split_gives_the_classic_marking() {
@@ -538,7 +525,17 @@ mod tests {
         }
     }
 
-    /// The device's far marking on the CPU: every far split of each heap.
+    /// What every far split of heap `h` leaves under the classic marking, from `given`, which says
+    /// whether some far split gives a value: the first common-class values none gives, and the
+    /// rare-class values below the second of them that none gives (every far split read).
+    fn classic_far(space: SparseSpace, h: usize, given: impl Fn(u32) -> bool) -> Far {
+        let rare = |v: u32| space.is_rare(h, v as u16);
+        let free = first_free(|v| !rare(v) && !given(v));
+        let rare_class = (0..1 << 16).filter(|&v| rare(v));
+        Far::classic(free, rare_class, |v| !given(v), usize::MAX)
+    }
+
+    /// Every far split of each heap, as bitsets.
     struct EveryFarSplit<'r>(&'r Rules);
 
     impl EveryFarSplit<'_> {
@@ -564,52 +561,5 @@ mod tests {
     fn given(set: &[u32], v: u32) -> bool {
         set.get(v as usize / 32)
             .is_some_and(|w| w >> (v % 32) & 1 == 1)
-    }
-
-    impl FarMarker for EveryFarSplit<'_> {
-        fn exact(
-            &mut self,
-            g: &[u16],
-            heaps: Range<usize>,
-        ) -> Result<Vec<[u32; FREE]>, EngineError> {
-            let (words, sets) = self.sets(g, heaps);
-            Ok(sets
-                .chunks(words)
-                .map(|set| first_free(|v| !given(set, v)))
-                .collect())
-        }
-
-        fn all(
-            &mut self,
-            g: &[u16],
-            heaps: Range<usize>,
-        ) -> Result<(usize, Vec<u32>), EngineError> {
-            Ok(self.sets(g, heaps))
-        }
-    }
-
-    /// The marking engine as it runs beside a device (every far split marked elsewhere, batches of
-    /// the device's length, the host marking the near options and reading the bitsets) equals the
-    /// exact engine: games with no sparse space (exact marking) and with rare values that keep
-    /// coming, .004's 15% among them (classic marking).
-    #[test]
-    fn the_marking_engine_with_its_far_splits_marked_elsewhere_equals_the_exact_engine() {
-        let (from, to) = (1 << 14, (1 << 14) + (1 << 12));
-        for code in [".0106", ".004", ".114", ".04"] {
-            let rules = code.parse::<Code>().unwrap().rules();
-            let want = exact::values(&rules, to).unwrap();
-            let marking = match discover::best_space(&rules, &want[..from]) {
-                Some((space, _)) if code != ".0106" => Marking::Classic(space),
-                _ => Marking::Exact,
-            };
-            let mut g = ValueStore::for_heaps(to).unwrap();
-            g.extend_from_slice(&want[..from]).unwrap();
-            let mut engine = MarkingEngine::new(&rules, marking, &g);
-            let mut device = EveryFarSplit(&rules);
-            while g.len() < to {
-                engine.extend_batch(&mut g, to, Some(&mut device)).unwrap();
-            }
-            assert_eq!(g[..], want[..], "{code} ({marking:?})");
-        }
     }
 }

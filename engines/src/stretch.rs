@@ -24,30 +24,22 @@ pub struct Stretch<'r> {
     /// The stretch ends once the rare table has needed this many corrections, so that the
     /// driver looks at the space again.
     pub corrections: usize,
-    /// The device that marks the far options of the marking engine's batches, where the driver
-    /// chose it for this stretch (the other engines take none).
-    pub far: Option<&'r mut dyn FarMarker>,
+    /// The device that computes the marking engine's batches, where the driver chose it for
+    /// this stretch (the other engines take none).
+    pub blocks: Option<&'r mut dyn BlockMarker>,
     /// Told of corrections, wider keys and stale build-time tables as they happen.
     pub notify: &'r mut dyn FnMut(Notice),
     /// Shown the proved values as they grow.
     pub watch: &'r mut dyn Watch,
 }
 
-/// Free values kept per heap (the near options take the first ones only rarely).
-pub const FREE: usize = 4;
-
-/// The far options of the marking engine's batches, marked elsewhere (the GPU): the splits
-/// of each heap whose parts both lie before the batch.
-pub trait FarMarker {
-    /// For the exact marking: for each heap of `heaps` (`g` holds the exact values of the heaps
-    /// before them), the least [`FREE`] values that no split of the heap with both parts below
-    /// `g.len()` gives, increasing.
-    fn exact(&mut self, g: &[u16], heaps: Range<usize>) -> Result<Vec<[u32; FREE]>, EngineError>;
-
-    /// Every value a far split of each heap of `heaps` gives, as bitsets of `words` words a
-    /// heap (value v at bit v % 32 of word v / 32; values past them are not given): returns
-    /// `words` and the bitsets, heap after heap.
-    fn all(&mut self, g: &[u16], heaps: Range<usize>) -> Result<(usize, Vec<u32>), EngineError>;
+/// The marking engine's batches computed elsewhere (the GPU): every option of every heap of a
+/// batch marked where the values are, none left to the host.
+pub trait BlockMarker {
+    /// The exact values of the heaps `heaps`, which start at `g.len()` (`g` holds the exact
+    /// values of the heaps before them); `None` where a value passes what the device's sets
+    /// hold, the batch then left to the host.
+    fn values(&mut self, g: &[u16], heaps: Range<usize>) -> Result<Option<Vec<u16>>, EngineError>;
 }
 
 /// What a run does with its proved values as they grow.
@@ -109,7 +101,7 @@ pub enum Engine {
     Generic,
     /// A game's unrolled speculative loop with the verifier.
     Unrolled,
-    /// The device: its speculation and verification, or its marking of far options.
+    /// The device: its speculation and verification, or its marking engine's batches.
     Gpu,
 }
 

@@ -165,7 +165,7 @@ pub(crate) fn extend(
                 to: hot_from.min(n),
                 verify,
                 corrections: s.corrections - made,
-                far: None,
+                blocks: None,
                 notify: &mut *s.notify,
                 watch: &mut *s.watch,
             };

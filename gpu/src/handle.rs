@@ -5,9 +5,9 @@
 use crate::error::GpuError;
 use crate::timings::GpuTimings;
 #[cfg(feature = "cuda")]
-use crate::{device, engine::DeviceEngine, far, found, opening};
+use crate::{blocks, device, engine::DeviceEngine, found, opening};
 use octal_core::{Code, Kept, RareTable, SparseSpace};
-use octal_engines::stretch::FarMarker;
+use octal_engines::stretch::BlockMarker;
 use octal_engines::stretch::StretchEngine;
 
 /// Device 0 being opened beside the run's work (nothing is, without the `cuda` feature), and how
@@ -208,10 +208,10 @@ impl Device {
         }
     }
 
-    /// The marking engine's far marking on this device, its kernels compiled for `code`.
-    pub fn far_marker(&self, code: &Code) -> Result<Box<dyn FarMarker>, GpuError> {
+    /// The marking engine's batches on this device, its kernels compiled for `code`.
+    pub fn block_marker(&self, code: &Code) -> Result<Box<dyn BlockMarker>, GpuError> {
         #[cfg(feature = "cuda")]
-        return Ok(Box::new(far::DeviceFar::new(&self.gpu, code)?));
+        return Ok(Box::new(blocks::DeviceBlocks::new(&self.gpu, code)?));
         #[cfg(not(feature = "cuda"))]
         {
             let _ = code;

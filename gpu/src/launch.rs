@@ -595,18 +595,17 @@ impl Kernels {
     }
 }
 
-/// The marking engine's far-marking kernels (`kernels_gen::generate_far`).
-pub struct FarKernels {
+/// The marking engine's kernels (`kernels_gen::generate_blocks`).
+pub struct BlockKernels {
     far: CudaFunction,
-    free: CudaFunction,
+    block: CudaFunction,
 }
 
-/// The heaps `lo .. lo + rows` whose far splits (both parts below `start`) a `far` launch marks,
-/// `words` words of bitset a heap.
+/// The batch `start .. start + rows` whose heaps the kernels compute, `words` words of far
+/// bitset a heap.
 #[derive(Debug, Clone, Copy)]
-pub struct FarRows {
+pub struct Batch {
     pub start: u64,
-    pub lo: u64,
     pub rows: usize,
     pub words: usize,
 }
@@ -615,30 +614,28 @@ pub struct FarRows {
 const FAR_THREADS: u32 = 256;
 const FAR_SPLITS: u64 = 16;
 
-impl FarKernels {
-    pub fn load(module: &Arc<CudaModule>) -> Result<FarKernels, DriverError> {
-        Ok(FarKernels {
+/// Threads of the `block` kernel's one CUDA block.
+const BLOCK_THREADS: u32 = 1024;
+
+impl BlockKernels {
+    pub fn load(module: &Arc<CudaModule>) -> Result<BlockKernels, DriverError> {
+        Ok(BlockKernels {
             far: module.load_function("far")?,
-            free: module.load_function("free_values")?,
+            block: module.load_function("block")?,
         })
     }
 
     /// Marks the far splits of the heaps of `at` into `seen` (its words a heap, zeroed here),
     /// on `stream`. `g` holds the values of heaps `0 .. at.start` (at least).
-    pub fn mark(
+    pub fn far(
         &self,
         stream: &Arc<CudaStream>,
         g: &CudaSlice<u16>,
-        at: FarRows,
+        at: Batch,
         seen: &mut CudaSlice<u32>,
     ) -> Result<(), DriverError> {
-        let FarRows {
-            start,
-            lo,
-            rows,
-            words,
-        } = at;
-        assert!((1..=65535).contains(&rows) && lo >= start && start as usize <= g.len());
+        let Batch { start, rows, words } = at;
+        assert!((1..=65535).contains(&rows) && start as usize <= g.len());
         assert!(seen.len() >= rows * words && words <= 2048);
         stream.memset_zeros(&mut seen.slice_mut(..rows * words))?;
         // Splits of the largest heap: at most start / 2 a breaking digit.
@@ -646,16 +643,15 @@ impl FarKernels {
         cfg.grid_dim.1 = rows as u32;
         cfg.shared_mem_bytes = (4 * words) as u32;
         let words = words as u32;
-        // SAFETY: matches `far(const u16 *g, u64 start, u64 lo, unsigned words, unsigned *seen)`
-        // with `4 words` bytes of dynamic shared memory (its bitset, words <= 2048): row y reads
-        // g[a] and g[s - a] for splits whose parts are below start (within g), and ors into its
+        // SAFETY: matches `far(const u16 *g, u64 start, unsigned words, unsigned *seen)` with
+        // `4 words` bytes of dynamic shared memory (its bitset, words <= 2048): row y reads g[a]
+        // and g[s - a] for splits whose parts are below start (within g), and ors into its
         // `words` words of `seen` (rows * words of them).
         unsafe {
             stream
                 .launch_builder(&self.far)
                 .arg(g)
                 .arg(&start)
-                .arg(&lo)
                 .arg(&words)
                 .arg(seen)
                 .launch(cfg)
@@ -663,32 +659,48 @@ impl FarKernels {
         .map(|_| ())
     }
 
-    /// Writes the first `free` clear values of each of the `rows` heaps of `seen` (`words`
-    /// words a heap) into `out`, on `stream`.
-    pub fn free_values(
+    /// Computes the values of the heaps of `at` into `g`, heap after heap, from their far sets
+    /// `seen` (marked by [`BlockKernels::far`]) and their near options, on `stream`; sets `over`
+    /// where a value passes the sets (zeroed by the caller), the heaps from there not written.
+    pub fn block(
         &self,
         stream: &Arc<CudaStream>,
-        rows: usize,
-        words: usize,
+        g: &mut CudaSlice<u16>,
+        at: Batch,
         seen: &CudaSlice<u32>,
-        out: &mut CudaSlice<u32>,
-        free: usize,
+        over: &mut CudaSlice<u32>,
     ) -> Result<(), DriverError> {
-        assert!(seen.len() >= rows * words && out.len() >= rows * free);
-        let (words, rows32) = (words as u32, rows as u32);
-        // SAFETY: matches `free_values(const unsigned *seen, unsigned words, unsigned rows,
-        // unsigned *out)`: thread y < rows reads its `words` words of `seen` and writes FREE
-        // (= `free`) words of `out` (rows * free of them).
+        let Batch { start, rows, words } = at;
+        assert!(start as usize + rows <= g.len() && seen.len() >= rows * words);
+        // Shared memory within the default 48 KiB: 16 KiB of set and 16 KiB of values at most.
+        assert!(words <= 2048 && rows <= 4096);
+        assert!(!over.is_empty());
+        // Twice the far sets' range: every option of the batch is below it (see the kernel).
+        let span = 2 * words as u32;
+        // The set, then the values of heaps 0 ..= rows and of the batch.
+        let cfg = LaunchConfig {
+            grid_dim: (1, 1, 1),
+            block_dim: (BLOCK_THREADS, 1, 1),
+            shared_mem_bytes: 4 * span + 2 * (2 * rows as u32 + 1),
+        };
+        let (rows, words) = (rows as u32, words as u32);
+        // SAFETY: matches `block(u16 *g, u64 start, unsigned rows, unsigned words, unsigned
+        // span, const unsigned *seen, unsigned *over)` with `4 span` bytes of dynamic shared
+        // memory (span <= 4096 words: 16 KiB): it reads g below start + rows (within g) and
+        // `rows * words` words of `seen`, writes g[start .. start + rows] and over[0].
         unsafe {
             stream
-                .launch_builder(&self.free)
-                .arg(seen)
+                .launch_builder(&self.block)
+                .arg(g)
+                .arg(&start)
+                .arg(&rows)
                 .arg(&words)
-                .arg(&rows32)
-                .arg(out)
-                .launch(grid(rows as u64, 128))
-        }?;
-        Ok(())
+                .arg(&span)
+                .arg(seen)
+                .arg(over)
+                .launch(cfg)
+        }
+        .map(|_| ())
     }
 }
 

@@ -7,7 +7,7 @@
 //! stretch engine of `octal-engines`' interface that speculates and verifies on the device (or,
 //! for small tables, verifies what the host's loop speculates), reporting values only after the
 //! `verify` kernel (and, for the heaps it flags, the exact `mex` kernel) proved them; and
-//! [`far_marker`] marks the far options of the marking engine's batches.
+//! [`block_marker`] computes the marking engine's batches.
 //!
 //! Inside: `compile` loads the CUDA libraries and compiles with NVRTC, `device` holds the open
 //! device and its module cache, `opening` the thread that opens it, `found` and `visible`
@@ -15,10 +15,12 @@
 //! engine's state, `chain` where its speculation runs, `device_loop` and `host_chain` the two
 //! loops, `mirror` a device's copy of the values it verifies (the host chain's, and those of the
 //! other devices that share a device loop's verification), `settle` the exact check of flagged
-//! heaps, `far` the far marking, `timings` where the time went. Without the cargo feature `cuda`
+//! heaps, `blocks` the marking engine's batches, `timings` where the time went. Without the cargo feature `cuda`
 //! none of them is built: the same API remains, and every attempt to reach a device fails with
 //! one clear line ([`GpuError::NotBuilt`]).
 
+#[cfg(feature = "cuda")]
+mod blocks;
 #[cfg(feature = "cuda")]
 mod chain;
 #[cfg(feature = "cuda")]
@@ -30,8 +32,6 @@ mod device_loop;
 #[cfg(feature = "cuda")]
 mod engine;
 mod error;
-#[cfg(feature = "cuda")]
-mod far;
 mod found;
 mod handle;
 #[cfg(feature = "cuda")]

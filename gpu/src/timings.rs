@@ -41,12 +41,15 @@ pub struct GpuTimings {
     pub reverify: Duration,
     /// Host time writing corrections to the device and the table.
     pub correct: Duration,
-    /// Heaps whose far options the device marked (the marking engine, either marking).
+    /// Heaps the device computed for the marking engine (exact marking), and the device time of
+    /// its kernels: the far splits over the grid, then the heaps one after another.
     pub exact: usize,
+    pub mark_far: Duration,
+    pub mark_block: Duration,
     /// Heaps the host's cores computed (the CPU's engines) while the device started.
     pub starting: usize,
-    /// Heaps of the marking engine's classic stretches whose far options the host's cores marked,
-    /// timed faster there than on the device.
+    /// Heaps of the marking engine's classic stretches that the host's cores computed, timed
+    /// faster there than on the device.
     pub host_classic: usize,
 }
 
@@ -71,6 +74,8 @@ impl GpuTimings {
         self.reverify += other.reverify;
         self.correct += other.correct;
         self.exact += other.exact;
+        self.mark_far += other.mark_far;
+        self.mark_block += other.mark_block;
         self.starting += other.starting;
         self.host_classic += other.host_classic;
     }

@@ -42,11 +42,13 @@
 //!   words of `seen` (zeroed by the host), whose first clear bit is G(n): the exact values of
 //!   flagged heaps.
 //!
-//! [`generate_far`] writes the marking engine's kernels for a game with no sparse space (exact
-//! marking; no table): `far(const u16 *g, u64 start, u64 lo, unsigned words, unsigned *seen)`, a
-//! row of the grid per heap `lo + y`, marks the value of every split of the heap whose parts lie
-//! below `start` into its `words` words of `seen`; `free_values(const unsigned *seen, unsigned
-//! words, unsigned rows, unsigned *out)` writes each row's first `free` values left clear.
+//! [`generate_blocks`] writes the marking engine's kernels for a game (no table; the exact
+//! values of a batch of heaps N .. N + B): `far(const u16 *g, u64 start, unsigned words, unsigned
+//! *seen)`, a row of the grid per heap `start + y`, marks the value of every split of the heap
+//! whose parts lie below `start` into its `words` words of `seen`; `block(u16 *g, u64 start,
+//! unsigned rows, unsigned words, unsigned span, const unsigned *seen, unsigned *over)`, one CUDA
+//! block, computes the heaps one after another from their far sets and their near options (whole
+//! moves, single heaps, splits with a part in the batch), writing each value to `g`.
 //!
 //! The crate knows nothing of CUDA at run time: the solver compiles the text with NVRTC.
 
@@ -66,8 +68,7 @@ pub fn generate(game: &KernelSpec<'_>) -> Result<String, GenError> {
     Ok(source::render(game, &layout))
 }
 
-/// The marking engine's far-marking kernels for `code` (see the crate docs), keeping
-/// `free` values a heap.
-pub fn generate_far(code: &Code, free: usize) -> String {
-    source::render_far(code, free)
+/// The marking engine's kernels for `code` (see the crate docs).
+pub fn generate_blocks(code: &Code) -> String {
+    source::render_blocks(code)
 }

@@ -130,7 +130,7 @@ pub fn replay_values(
             to,
             verify: false,
             corrections: usize::MAX,
-            far: None,
+            blocks: None,
             notify: &mut |_| {},
             watch: &mut |g: Kept<'_>| {
                 progress(g.len());
@@ -204,7 +204,7 @@ pub fn fill_state(mut s: State, path: &Path, gpu: bool) -> Result<State, ReplayE
             to: h.heaps,
             verify: false,
             corrections: usize::MAX,
-            far: None,
+            blocks: None,
             notify: &mut |_| {},
             watch: &mut |_: Kept<'_>| Ok(false),
         };

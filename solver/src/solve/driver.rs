@@ -6,7 +6,7 @@
 //! the device's, which takes tables of any length and rarer heaps less rare), the marking engine
 //! with the classic marking while they keep coming, with exact marking when no space makes them
 //! rare. A game of `games/` starts its host stretches from its build-time table and unrolled
-//! loop. The device's far marking serves the marking engine's stretches on a GPU run.
+//! loop. On a GPU run the device computes the marking engine's batches where it is timed faster.
 //!
 //! Past `--keep` heaps a run holds only its first and last values ([`RunValues::bound`]): the
 //! front and tail are sized from what the verifier's witnesses read and how far back the rare
@@ -14,7 +14,7 @@
 //! classes every value as the old (a mask with bits above them), and stops where the values call
 //! for an engine that reads every value.
 
-use super::handoff::{FarChoice, RunWatch};
+use super::handoff::{BlockChoice, RunWatch};
 use crate::error::SolveError;
 use crate::outcome::Span;
 use crate::request::{Bounds, EngineChoice, Request};
@@ -25,7 +25,7 @@ use octal_engines::games::GameDef;
 use octal_engines::marking::{Marking, MarkingEngine};
 use octal_engines::space_watch::{Fit, SpaceChange, SpaceWatch};
 use octal_engines::speculative::Speculative;
-use octal_engines::stretch::{reads_back, Engine, FarMarker, Notice, Stretch, StretchEngine};
+use octal_engines::stretch::{reads_back, BlockMarker, Engine, Notice, Stretch, StretchEngine};
 use octal_engines::verify::Verifier;
 use octal_gpu::{GpuTimings, RunDevice};
 use octal_store::run_values::RunValues;
@@ -99,12 +99,12 @@ impl Before {
     }
 }
 
-/// How one stretch goes: where it ends and, for the marking engine, whether the device marks
-/// its far options.
+/// How one stretch goes: where it ends and, for the marking engine, whether the device computes
+/// its batches.
 struct Plan {
     to: usize,
     corrections: usize,
-    far_on_device: bool,
+    blocks_on_device: bool,
 }
 
 /// The run's stretches: the space in use, what the values show, the device (a GPU run), and what
@@ -123,16 +123,16 @@ pub(super) struct Driver<'a> {
     last: Engine,
     /// The GPU that computes the stretches that suit speculation.
     device: RunDevice,
-    /// Heaps of a GPU run that the host computed while the device started, whose far options
-    /// the device marked, and whose far options the host marked, timed faster there.
+    /// Heaps of a GPU run that the host computed while the device started, that the device's
+    /// marking computed, and that the host's classic marking computed, timed faster there.
     host_counts: GpuTimings,
     /// The last speculative stretch (the device's, or the host's before the device took over)
     /// computed heaps and left the table as it was: the device's next goes on to the end.
     settled: bool,
-    /// The device's far marking for the marking engine's stretches, once one came.
-    far: Option<Box<dyn FarMarker>>,
+    /// The device's batches for the marking engine's stretches, once one came.
+    blocks: Option<Box<dyn BlockMarker>>,
     /// Which of the device and the host marks the next classic stretch.
-    far_choice: FarChoice,
+    block_choice: BlockChoice,
 }
 
 impl<'a> Driver<'a> {
@@ -155,8 +155,8 @@ impl<'a> Driver<'a> {
             device,
             host_counts: GpuTimings::default(),
             settled: false,
-            far: None,
-            far_choice: FarChoice::default(),
+            blocks: None,
+            block_choice: BlockChoice::default(),
         }
     }
 
@@ -208,8 +208,8 @@ impl<'a> Driver<'a> {
             if matches!(current, Current::Host(_)) {
                 watch = watch.handing_over(&self.device, from, self.req.n);
             }
-            let far = match &mut self.far {
-                Some(f) if plan.far_on_device => Some(f.as_mut() as &mut dyn FarMarker),
+            let blocks = match &mut self.blocks {
+                Some(f) if plan.blocks_on_device => Some(f.as_mut() as &mut dyn BlockMarker),
                 _ => None,
             };
             let mut stretch = Stretch {
@@ -217,7 +217,7 @@ impl<'a> Driver<'a> {
                 to: plan.to,
                 verify: self.req.verify,
                 corrections: plan.corrections,
-                far,
+                blocks,
                 notify,
                 watch: &mut watch,
             };
@@ -330,7 +330,7 @@ impl<'a> Driver<'a> {
                 Ok(Plan {
                     to,
                     corrections,
-                    far_on_device: false,
+                    blocks_on_device: false,
                 })
             }
             Fit::Speculate(space) => {
@@ -354,11 +354,11 @@ impl<'a> Driver<'a> {
                 Ok(Plan {
                     to: next,
                     corrections,
-                    far_on_device: false,
+                    blocks_on_device: false,
                 })
             }
             Fit::Classic(_) | Fit::Exact => {
-                // The marking engine's stretches are slow: the device marks their far options.
+                // The marking engine's stretches are slow: the device computes their batches.
                 self.device.want(true);
                 let marking = match fit {
                     Fit::Classic(s) => Marking::Classic(s),
@@ -371,26 +371,26 @@ impl<'a> Driver<'a> {
                 let to = (from + (from / 16).max(MARKING_STRETCH))
                     .min((from + 1).next_power_of_two())
                     .min(end);
-                // A GPU run marks the far options on the device.
-                if self.far.is_none() {
+                // A GPU run computes the batches on the device.
+                if self.blocks.is_none() {
                     if let Some(device) = self.device.device() {
-                        self.far = Some(device.far_marker(&req.code)?);
+                        self.blocks = Some(device.block_marker(&req.code)?);
                     }
                 }
                 // Exact marking on the device always (the host marks every split too).
-                let far_on_device = self.far.is_some()
-                    && (marking == Marking::Exact || self.far_choice.device_next());
+                let blocks_on_device = self.blocks.is_some()
+                    && (marking == Marking::Exact || self.block_choice.device_next());
                 Ok(Plan {
                     to,
                     corrections,
-                    far_on_device,
+                    blocks_on_device,
                 })
             }
         }
     }
 
     /// Takes account of a stretch that computed heaps `from..to`, `started` then, its engine
-    /// as it was `before`: whether the table settled, the far marking's timing, and a GPU run's
+    /// as it was `before`: whether the table settled, the device's and the host's timing of the marking, and a GPU run's
     /// counts of the heaps its host computed.
     fn account(
         &mut self,
@@ -410,13 +410,13 @@ impl<'a> Driver<'a> {
             }
             Current::Marking(m) => {
                 let on_device = m.engine() == Engine::Gpu;
-                if self.far.is_some() && m.marking() != Marking::Exact {
+                if self.blocks.is_some() && m.marking() != Marking::Exact {
                     let secs = started.elapsed().as_secs_f64();
-                    self.far_choice.record(on_device, from, to, secs);
+                    self.block_choice.record(on_device, from, to, secs);
                 }
                 if on_device {
                     self.host_counts.exact += to - from;
-                } else if self.far.is_some() {
+                } else if self.blocks.is_some() {
                     self.host_counts.host_classic += to - from;
                 } else if gpu {
                     self.host_counts.starting += to - from;

@@ -1,6 +1,6 @@
 //! The device hand-off policy of a GPU run: when the host's cores give a speculative stretch to
 //! the device that opens beside them ([`HostPace`], watched by [`RunWatch`]), and which of the
-//! two marks the far options of the marking engine's classic stretches ([`FarChoice`]).
+//! two computes the marking engine's classic stretches ([`BlockChoice`]).
 //!
 //! A device costs time to open and to close; a run the host's cores end sooner does not open it.
 //! The host times its own pace over short windows and says the device is wanted only when, at
@@ -162,15 +162,15 @@ impl Watch for RunWatch<'_> {
     }
 }
 
-/// Which marks the far options of a GPU run's classic marking stretches: the device (every far
-/// split) or the host's cores (the classic marking: the rare heaps, then splits until the rare
-/// values are covered). The device is the faster for most games; the host where rare heaps are a
-/// large share of all (its scan then stops early, while the device reads every split). Each side
+/// Which computes a GPU run's classic marking stretches: the device (every split of every heap,
+/// exact marking) or the host's cores (the classic marking: the rare heaps, then splits until the
+/// rare values are covered). The device is the faster for most games; the host where its scan
+/// stops early, while the device reads every split. Each side
 /// is timed on the stretches it takes, as seconds a heap per heap index (the cost of both grows
 /// with the heap), the faster takes the next stretch, and the other is tried again every
-/// [`FarChoice::PROBE`] stretches.
+/// [`BlockChoice::PROBE`] stretches.
 #[derive(Debug, Default)]
-pub(super) struct FarChoice {
+pub(super) struct BlockChoice {
     /// The cost of the last stretch each side took.
     device: Option<f64>,
     host: Option<f64>,
@@ -178,7 +178,7 @@ pub(super) struct FarChoice {
     since: usize,
 }
 
-impl FarChoice {
+impl BlockChoice {
     /// Stretches between two tries of the slower side.
     const PROBE: usize = 8;
 
@@ -215,22 +215,22 @@ impl FarChoice {
 mod tests {
     use super::*;
 
-    /// The choice of the far marking takes the device, then the host once, then the side whose
+    /// The choice of the marking takes the device, then the host once, then the side whose
     /// last stretch cost less a heap per heap index, trying the slower again every
-    /// `FarChoice::PROBE` stretches; a new timing can turn it.
+    /// `BlockChoice::PROBE` stretches; a new timing can turn it.
     #[test]
     fn the_far_marking_goes_where_it_was_timed_faster() {
-        let mut choice = FarChoice::default();
+        let mut choice = BlockChoice::default();
         assert!(choice.device_next());
         choice.record(true, 1 << 20, 17 << 16, 3.0);
         assert!(!choice.device_next());
         // Twice the heaps, further on, in less time: the host is the faster.
         choice.record(false, 17 << 16, 19 << 16, 2.0);
-        let picks: Vec<bool> = (0..2 * FarChoice::PROBE)
+        let picks: Vec<bool> = (0..2 * BlockChoice::PROBE)
             .map(|_| choice.device_next())
             .collect();
         let tried: Vec<usize> = (0..picks.len()).filter(|&k| picks[k]).collect();
-        assert_eq!(tried, [FarChoice::PROBE - 1, 2 * FarChoice::PROBE - 1]);
+        assert_eq!(tried, [BlockChoice::PROBE - 1, 2 * BlockChoice::PROBE - 1]);
         choice.record(true, 19 << 16, 20 << 16, 0.5);
         assert!(choice.device_next());
         // A stretch stopped before its first heap (a proof came) records nothing.

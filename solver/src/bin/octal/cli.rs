@@ -272,7 +272,7 @@ pub struct SolveArgs {
     /// only for the games of games/); gpu is the same as --gpu.
     #[arg(long, default_value_t = EngineChoice::Auto, value_parser = named::<EngineChoice>(EngineChoice::ALL.map(EngineChoice::name)))]
     pub engine: EngineChoice,
-    #[arg(long, help = Shared::GPU, long_help = "Compute on the GPU (NVIDIA, CUDA driver and NVRTC loaded at run time; without them one line and exit 1). The device opens beside the host's work, which computes meanwhile; it takes the stretches that suit speculation and marks the marking engine's far options. GPU values are reported only after the device's verifier proved them. OCTAL_GPU_WINDOW (32 to 8192), OCTAL_GPU_GROWING_BUDGET (2^14 to 2^24) and OCTAL_GPU_CHAIN (host or device) tune it")]
+    #[arg(long, help = Shared::GPU, long_help = "Compute on the GPU (NVIDIA, CUDA driver and NVRTC loaded at run time; without them one line and exit 1). The device opens beside the host's work, which computes meanwhile; it takes the stretches that suit speculation and computes the marking engine's batches. GPU values are reported only after the device's verifier proved them. OCTAL_GPU_WINDOW (32 to 8192), OCTAL_GPU_GROWING_BUDGET (2^14 to 2^24) and OCTAL_GPU_CHAIN (host or device) tune it")]
     pub gpu: bool,
     #[arg(long, value_name = "N", help = Shared::DEVICES, long_help = Shared::DEVICES_LONG)]
     pub devices: Option<usize>,
