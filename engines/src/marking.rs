@@ -27,9 +27,19 @@ use octal_core::exact::{self, mark_splits, Marks};
 use octal_core::{Rules, SparseSpace};
 use octal_store::values::ValueStore;
 use rayon::prelude::*;
+use std::ops::Range;
 
 /// Free values kept per heap (the near options take the first ones only rarely).
 const FREE: usize = 4;
+
+/// Heaps whose options through the rare heaps the classic marking marks together.
+const GROUP: usize = 8;
+
+thread_local! {
+    /// A set of values for each heap of a group, always cleared together (so one stamp).
+    static GROUP_MARKS: std::cell::RefCell<[Marks; GROUP]> =
+        std::cell::RefCell::new(std::array::from_fn(|_| Marks::default()));
+}
 
 /// How a batch marks the far options of its heaps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -200,10 +210,13 @@ impl<'a> MarkingEngine<'a> {
         }
         let far: Vec<Far> = {
             let head = &g[..];
-            (start..end)
+            let groups: Vec<Vec<Far>> = (start..end)
+                .step_by(GROUP)
+                .collect::<Vec<_>>()
                 .into_par_iter()
-                .map_init(Marks::default, |marks, h| self.far(head, h, marks))
-                .collect()
+                .map(|lo| self.far_heaps(head, lo..(lo + GROUP).min(end)))
+                .collect();
+            groups.concat()
         };
         g.resize(end, 0)?;
         let (mut near, mut rest) = (Marks::default(), Marks::default());
@@ -241,38 +254,111 @@ impl<'a> MarkingEngine<'a> {
         }
     }
 
+    /// What the far options of each heap of `heaps` (at most [`GROUP`], parts below `g.len()`)
+    /// leave. A full group under the classic marking marks its rare options together: heap
+    /// h0 + k reads the other part of a rare heap r at s0 + k - r, so one load of `GROUP` values
+    /// serves every heap of the group.
+    fn far_heaps(&self, g: &[u16], heaps: Range<usize>) -> Vec<Far> {
+        if heaps.len() < GROUP || matches!(self.marking, Marking::Exact) {
+            return exact::with_marks(|marks| heaps.map(|h| self.far(g, h, marks)).collect());
+        }
+        GROUP_MARKS.with(|m| {
+            let marks = &mut *m.borrow_mut();
+            for m in marks.iter_mut() {
+                m.clear();
+            }
+            let start = g.len();
+            for &i in &self.rules.breaking {
+                let Some(s0) = heaps.start.checked_sub(i) else {
+                    for (k, m) in marks.iter_mut().enumerate() {
+                        if let Some(s) = (heaps.start + k).checked_sub(i) {
+                            self.mark_rare(g, s, self.rare_range(s, start), m);
+                        }
+                    }
+                    continue;
+                };
+                let ranges: Vec<Range<usize>> =
+                    (0..GROUP).map(|k| self.rare_range(s0 + k, start)).collect();
+                // The rare heaps every heap of the group reads (r > s0 + GROUP - 1 - start and
+                // r < s0), together; each heap's others alone.
+                let lo = ranges.iter().map(|r| r.start).max().unwrap_or(0);
+                let hi = ranges.iter().map(|r| r.end).min().unwrap_or(0);
+                for (k, (m, r)) in marks.iter_mut().zip(&ranges).enumerate() {
+                    if lo < hi {
+                        self.mark_rare(g, s0 + k, r.start..lo, m);
+                        self.mark_rare(g, s0 + k, hi..r.end, m);
+                    } else {
+                        self.mark_rare(g, s0 + k, r.clone(), m);
+                    }
+                }
+                let sets = marks.each_mut().map(Marks::stamps);
+                let stamp = sets[0].1;
+                assert!(
+                    sets.iter().all(|s| s.1 == stamp),
+                    "group sets cleared together"
+                );
+                let mut stamps = sets.map(|s| s.0);
+                for &e in self.rare.get(lo..hi).unwrap_or_default() {
+                    let at = s0 - heap_of(e);
+                    let other: &[u16; GROUP] = g[at..at + GROUP].try_into().expect("a group");
+                    for (set, &x) in stamps.iter_mut().zip(other) {
+                        set[usize::from(x ^ e as u16)] = stamp;
+                    }
+                }
+            }
+            heaps
+                .zip(marks.iter_mut())
+                .map(|(h, m)| self.leave(g, h, m))
+                .collect()
+        })
+    }
+
+    /// The rare heaps (indices into the list) a < s whose other part s - a lies below `start`.
+    fn rare_range(&self, s: usize, start: usize) -> Range<usize> {
+        let from = self.rare.partition_point(|&e| heap_of(e) + start <= s);
+        let to = self.rare.partition_point(|&e| heap_of(e) < s);
+        from..to.max(from)
+    }
+
+    /// Marks the options through the rare heaps `range` of the list, of splits summing to `s`.
+    fn mark_rare(&self, g: &[u16], s: usize, range: Range<usize>, marks: &mut Marks) {
+        // Eight at a time (independent loads of the other part: 1.1x one at a time).
+        let Some(entries) = self.rare.get(range) else {
+            return;
+        };
+        let mut entries = entries.chunks_exact(8);
+        for c in &mut entries {
+            for &e in c {
+                marks.insert(g[s - heap_of(e)] ^ e as u16);
+            }
+        }
+        for &e in entries.remainder() {
+            marks.insert(g[s - heap_of(e)] ^ e as u16);
+        }
+    }
+
     /// Marks the far options of heap `h` (parts below `g.len()`) and keeps what they leave.
     fn far(&self, g: &[u16], h: usize, marks: &mut Marks) -> Far {
         let start = g.len();
         marks.clear();
-        match self.marking {
-            Marking::Exact => {
-                for &i in &self.rules.breaking {
+        for &i in &self.rules.breaking {
+            let Some(s) = h.checked_sub(i) else { continue };
+            match self.marking {
+                Marking::Exact => {
                     if let Some((lo, hi)) = far_splits(h, i, start) {
-                        let s = h - i;
                         mark_splits(marks, &g[lo..=hi], &g[s - hi..=s - lo]);
                     }
                 }
-            }
-            Marking::Classic(_) => {
-                for &i in &self.rules.breaking {
-                    let Some(s) = h.checked_sub(i) else { continue };
-                    let from = self.rare.partition_point(|&e| heap_of(e) + start <= s);
-                    let to = self.rare.partition_point(|&e| heap_of(e) < s);
-                    // The rare heaps a < s with s - a below `start` (so to >= from), eight at a
-                    // time (independent loads of the other part: 1.1x one at a time).
-                    let mut entries = self.rare[from..to].chunks_exact(8);
-                    for c in &mut entries {
-                        for &e in c {
-                            marks.insert(g[s - heap_of(e)] ^ e as u16);
-                        }
-                    }
-                    for &e in entries.remainder() {
-                        marks.insert(g[s - heap_of(e)] ^ e as u16);
-                    }
-                }
+                Marking::Classic(_) => self.mark_rare(g, s, self.rare_range(s, start), marks),
             }
         }
+        self.leave(g, h, marks)
+    }
+
+    /// What the far options of heap `h` leave, its options through rare heaps (classic marking)
+    /// or every far split (exact) in `marks`; the classic marking scans the far splits here.
+    fn leave(&self, g: &[u16], h: usize, marks: &mut Marks) -> Far {
+        let start = g.len();
         let free = first_free(|v| self.common(h, v) && !marks.contains(v as u16));
         let Marking::Classic(space) = self.marking else {
             return Far::exact(free);
@@ -494,14 +580,20 @@ mod tests {
     use octal_core::{discover, Code};
     use std::ops::Range;
 
-    /// The classic marking's scan leaves what every far split leaves, heap by heap, past the first 2^14 heaps of games whose rare
-    /// values keep coming.
+    /// The first 2^14 values of `code` and the sparse space they show.
+    fn first_values(code: &str) -> (Rules, Vec<u16>, SparseSpace) {
+        let rules = code.parse::<Code>().unwrap().rules();
+        let g = exact::values(&rules, 1 << 14).unwrap();
+        let (space, _) = discover::best_space(&rules, &g).expect("a mask");
+        (rules, g, space)
+    }
+
+    /// The classic marking's scan leaves what every far split leaves, heap by heap, past the
+    /// first 2^14 heaps of games whose rare values keep coming.
     #[test]
     fn every_far_split_gives_the_classic_marking() {
         for code in [".04", ".114", ".14"] {
-            let rules = code.parse::<Code>().unwrap().rules();
-            let g = exact::values(&rules, 1 << 14).unwrap();
-            let (space, _) = discover::best_space(&rules, &g).expect("a mask");
+            let (rules, g, space) = first_values(code);
             let engine = MarkingEngine::new(&rules, Marking::Classic(space), &g);
             let (mut marks, mut rest) = (Marks::default(), Marks::default());
             let heaps = g.len()..g.len() + 300;
@@ -521,6 +613,32 @@ mod tests {
                 let pending: Vec<u32> = listed(&far.pending);
                 let left = engine.not_given(&g, (g.len(), h), &far, &pending, &mut rest);
                 assert_eq!(left, listed(&from_all.pending), "{code} at {h}");
+            }
+        }
+    }
+
+    /// A group's options through the rare heaps, marked together, leave what each heap's marked
+    /// alone leave, for groups starting at every heap of a batch.
+    #[test]
+    fn a_group_marks_as_its_heaps_alone() {
+        for code in [".04", ".114", ".76"] {
+            let (rules, g, space) = first_values(code);
+            let engine = MarkingEngine::new(&rules, Marking::Classic(space), &g);
+            assert!(
+                engine.rare.len() > 100,
+                "{code}: {} rare heaps",
+                engine.rare.len()
+            );
+            let mut marks = Marks::default();
+            for lo in g.len()..g.len() + 200 {
+                let alone: Vec<Far> = (lo..lo + GROUP)
+                    .map(|h| engine.far(&g, h, &mut marks))
+                    .collect();
+                assert_eq!(
+                    engine.far_heaps(&g, lo..lo + GROUP),
+                    alone,
+                    "{code} at {lo}"
+                );
             }
         }
     }

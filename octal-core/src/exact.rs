@@ -51,6 +51,13 @@ impl Marks {
         self.stamps[v as usize] == self.stamp
     }
 
+    /// The stamps and the current stamp: value v is in the set when `stamps[v]` is the stamp
+    /// (a loop that inserts into several sets at once keeps them in registers).
+    #[inline]
+    pub fn stamps(&mut self) -> (&mut [u32; 1 << 16], u32) {
+        (&mut self.stamps, self.stamp)
+    }
+
     /// The least value not in the set, or `None` when all 2^16 are.
     pub fn mex(&self) -> Option<u16> {
         self.stamps
