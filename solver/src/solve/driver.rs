@@ -14,7 +14,7 @@
 //! classes every value as the old (a mask with bits above them), and stops where the values call
 //! for an engine that reads every value.
 
-use super::handoff::{BlockChoice, RunWatch};
+use super::handoff::{BlockChoice, Pick, RunWatch};
 use crate::error::SolveError;
 use crate::outcome::Span;
 use crate::request::{Bounds, EngineChoice, Request};
@@ -368,18 +368,30 @@ impl<'a> Driver<'a> {
                     let all = g.all().expect("a run that keeps its values");
                     *current = Current::Marking(MarkingEngine::new(rules, marking, all));
                 }
-                let to = (from + (from / 16).max(MARKING_STRETCH))
-                    .min((from + 1).next_power_of_two())
-                    .min(end);
                 // A GPU run computes the batches on the device.
                 if self.blocks.is_none() {
                     if let Some(device) = self.device.device() {
                         self.blocks = Some(device.block_marker(&req.code)?);
                     }
                 }
-                // Exact marking on the device always (the host marks every split too).
-                let blocks_on_device = self.blocks.is_some()
-                    && (marking == Marking::Exact || self.block_choice.device_next());
+                // Exact marking on the device always (the host marks every split too); a trial
+                // of the side timed slower takes a sixteenth of a stretch.
+                let pick = match (&self.blocks, marking) {
+                    (None, _) => Pick {
+                        device: false,
+                        trial: false,
+                    },
+                    (Some(_), Marking::Exact) => Pick {
+                        device: true,
+                        trial: false,
+                    },
+                    (Some(_), Marking::Classic(_)) => self.block_choice.next(),
+                };
+                let part = if pick.trial { 256 } else { 16 };
+                let to = (from + (from / part).max(MARKING_STRETCH))
+                    .min((from + 1).next_power_of_two())
+                    .min(end);
+                let blocks_on_device = pick.device;
                 Ok(Plan {
                     to,
                     corrections,
@@ -390,8 +402,8 @@ impl<'a> Driver<'a> {
     }
 
     /// Takes account of a stretch that computed heaps `from..to`, `started` then, its engine
-    /// as it was `before`: whether the table settled, the device's and the host's timing of the marking, and a GPU run's
-    /// counts of the heaps its host computed.
+    /// as it was `before`: whether the table settled, the device's and the host's timing of the
+    /// marking, and a GPU run's counts of the heaps its host computed.
     fn account(
         &mut self,
         current: &Current<'_>,

@@ -165,10 +165,10 @@ impl Watch for RunWatch<'_> {
 /// Which computes a GPU run's classic marking stretches: the device (every split of every heap,
 /// exact marking) or the host's cores (the classic marking: the rare heaps, then splits until the
 /// rare values are covered). The device is the faster for most games; the host where its scan
-/// stops early, while the device reads every split. Each side
-/// is timed on the stretches it takes, as seconds a heap per heap index (the cost of both grows
-/// with the heap), the faster takes the next stretch, and the other is tried again every
-/// [`BlockChoice::PROBE`] stretches.
+/// stops early, while the device reads every split. Each side is timed on the stretches it
+/// takes, as seconds a heap per heap index (the cost of both grows with the heap), the faster
+/// takes the next stretch, and the other is tried again every [`BlockChoice::PROBE`] stretches,
+/// on a short stretch (a trial: the slower side can be tens of times slower).
 #[derive(Debug, Default)]
 pub(super) struct BlockChoice {
     /// The cost of the last stretch each side took.
@@ -178,22 +178,41 @@ pub(super) struct BlockChoice {
     since: usize,
 }
 
+/// Who takes the next stretch, and whether it is a trial of the side timed slower (or not yet
+/// timed, beside the other).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Pick {
+    pub device: bool,
+    pub trial: bool,
+}
+
 impl BlockChoice {
     /// Stretches between two tries of the slower side.
     const PROBE: usize = 8;
 
-    /// Whether the device takes the next stretch: first the device, then the host once, then
-    /// the faster.
-    pub(super) fn device_next(&mut self) -> bool {
+    /// Who takes the next stretch: first the device, then the host once (a trial), then the
+    /// faster, the slower tried every [`BlockChoice::PROBE`] stretches.
+    pub(super) fn next(&mut self) -> Pick {
         let (Some(device), Some(host)) = (self.device, self.host) else {
-            return self.device.is_none();
+            let device = self.device.is_none();
+            return Pick {
+                device,
+                trial: !device,
+            };
         };
         self.since += 1;
+        let faster = device <= host;
         if self.since >= Self::PROBE {
             self.since = 0;
-            device > host
+            Pick {
+                device: !faster,
+                trial: true,
+            }
         } else {
-            device <= host
+            Pick {
+                device: faster,
+                trial: false,
+            }
         }
     }
 
@@ -215,27 +234,27 @@ impl BlockChoice {
 mod tests {
     use super::*;
 
-    /// The choice of the marking takes the device, then the host once, then the side whose
-    /// last stretch cost less a heap per heap index, trying the slower again every
+    /// The choice of the marking takes the device, then the host once (a trial), then the side
+    /// whose last stretch cost less a heap per heap index, trying the slower again (a trial) every
     /// `BlockChoice::PROBE` stretches; a new timing can turn it.
     #[test]
-    fn the_far_marking_goes_where_it_was_timed_faster() {
+    fn the_marking_goes_where_it_was_timed_faster() {
+        let pick = |device, trial| Pick { device, trial };
         let mut choice = BlockChoice::default();
-        assert!(choice.device_next());
+        assert_eq!(choice.next(), pick(true, false));
         choice.record(true, 1 << 20, 17 << 16, 3.0);
-        assert!(!choice.device_next());
+        assert_eq!(choice.next(), pick(false, true));
         // Twice the heaps, further on, in less time: the host is the faster.
         choice.record(false, 17 << 16, 19 << 16, 2.0);
-        let picks: Vec<bool> = (0..2 * BlockChoice::PROBE)
-            .map(|_| choice.device_next())
-            .collect();
-        let tried: Vec<usize> = (0..picks.len()).filter(|&k| picks[k]).collect();
+        let picks: Vec<Pick> = (0..2 * BlockChoice::PROBE).map(|_| choice.next()).collect();
+        let tried: Vec<usize> = (0..picks.len()).filter(|&k| picks[k].device).collect();
         assert_eq!(tried, [BlockChoice::PROBE - 1, 2 * BlockChoice::PROBE - 1]);
+        assert!(picks.iter().all(|p| p.trial == p.device));
         choice.record(true, 19 << 16, 20 << 16, 0.5);
-        assert!(choice.device_next());
+        assert_eq!(choice.next(), pick(true, false));
         // A stretch stopped before its first heap (a proof came) records nothing.
         choice.record(false, 20 << 16, 20 << 16, 9.0);
-        assert!(choice.device_next());
+        assert_eq!(choice.next(), pick(true, false));
     }
 
     /// A slow host wants the device once `DEVICE_STREAK` windows in a row say so, and not before
