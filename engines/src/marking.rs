@@ -19,8 +19,9 @@
 //! options all take is computed by the definition. Every value is exact; the order of the work
 //! changes nothing.
 //!
-//! Beside a device ([`BlockMarker`]) a batch is computed there whole, by exact marking: every
-//! split of every heap, the values alone coming back.
+//! The classic marking reads each rare heap once for eight consecutive heaps, whose other parts lie
+//! side by side. Beside a device ([`BlockMarker`]) a batch is computed there whole, by exact
+//! marking: every split of every heap, the values alone coming back.
 
 use crate::stretch::{BlockMarker, Ended, Engine, EngineError, Stretch, StretchEngine};
 use octal_core::exact::{self, mark_splits, Marks};
