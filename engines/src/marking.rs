@@ -260,7 +260,9 @@ impl<'a> MarkingEngine<'a> {
     /// h0 + k reads the other part of a rare heap r at s0 + k - r, so one load of `GROUP` values
     /// serves every heap of the group.
     fn far_heaps(&self, g: &[u16], heaps: Range<usize>) -> Vec<Far> {
-        if heaps.len() < GROUP || matches!(self.marking, Marking::Exact) {
+        let last_digit = self.rules.breaking.iter().copied().max().unwrap_or(0);
+        if heaps.len() < GROUP || heaps.start < last_digit || matches!(self.marking, Marking::Exact)
+        {
             return exact::with_marks(|marks| heaps.map(|h| self.far(g, h, marks)).collect());
         }
         GROUP_MARKS.with(|m| {
@@ -270,16 +272,9 @@ impl<'a> MarkingEngine<'a> {
             }
             let start = g.len();
             for &i in &self.rules.breaking {
-                let Some(s0) = heaps.start.checked_sub(i) else {
-                    for (k, m) in marks.iter_mut().enumerate() {
-                        if let Some(s) = (heaps.start + k).checked_sub(i) {
-                            self.mark_rare(g, s, self.rare_range(s, start), m);
-                        }
-                    }
-                    continue;
-                };
-                let ranges: Vec<Range<usize>> =
-                    (0..GROUP).map(|k| self.rare_range(s0 + k, start)).collect();
+                let s0 = heaps.start - i;
+                let ranges: [Range<usize>; GROUP] =
+                    std::array::from_fn(|k| self.rare_range(s0 + k, start));
                 // The rare heaps every heap of the group reads (r > s0 + GROUP - 1 - start and
                 // r < s0), together; each heap's others alone.
                 let lo = ranges.iter().map(|r| r.start).max().unwrap_or(0);

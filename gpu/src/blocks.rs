@@ -7,16 +7,14 @@ use crate::device::Gpu;
 use crate::error::GpuError;
 use crate::launch::{Batch, BlockKernels, Timed};
 use crate::timings::GpuTimings;
-use cudarc::driver::{CudaSlice, CudaStream};
+use cudarc::driver::CudaSlice;
 use octal_core::Code;
 use octal_engines::stretch::{BlockMarker, EngineError};
 use std::ops::Range;
-use std::sync::Arc;
 
 /// The device's copy of the values and the marking engine's kernels for one game.
 pub struct DeviceBlocks {
     gpu: Gpu,
-    stream: Arc<CudaStream>,
     kernels: BlockKernels,
     /// The values of heaps `0 .. on_device` (room for more), and the largest of them.
     g: CudaSlice<u16>,
@@ -32,7 +30,7 @@ impl DeviceBlocks {
     /// Compiles the game's marking kernels for `gpu`.
     pub fn new(gpu: &Gpu, code: &Code) -> Result<DeviceBlocks, GpuError> {
         let module = gpu.load(&kernels_gen::generate_blocks(code))?;
-        let stream = gpu.stream.clone();
+        let stream = &gpu.stream;
         Ok(DeviceBlocks {
             kernels: BlockKernels::load(&module)?,
             g: stream.alloc_zeros(1 << 16)?,
@@ -40,7 +38,6 @@ impl DeviceBlocks {
             max: 0,
             seen: stream.alloc_zeros(1)?,
             over: stream.alloc_zeros(1)?,
-            stream,
             gpu: gpu.clone(),
         })
     }
@@ -49,7 +46,7 @@ impl DeviceBlocks {
     /// first); `None` where a value passes the block's sets.
     fn batch(&mut self, g: &[u16], heaps: Range<usize>) -> Result<Option<Vec<u16>>, GpuError> {
         assert!(heaps.start == g.len() && !heaps.is_empty());
-        let stream = self.stream.clone();
+        let stream = self.gpu.stream.clone();
         if g.len() < self.on_device {
             (self.on_device, self.max) = (0, 0); // other values: all of them again
         }

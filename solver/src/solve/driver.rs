@@ -391,11 +391,10 @@ impl<'a> Driver<'a> {
                 let to = (from + (from / part).max(MARKING_STRETCH))
                     .min((from + 1).next_power_of_two())
                     .min(end);
-                let blocks_on_device = pick.device;
                 Ok(Plan {
                     to,
                     corrections,
-                    blocks_on_device,
+                    blocks_on_device: pick.device,
                 })
             }
         }
