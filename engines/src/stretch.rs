@@ -72,6 +72,8 @@ pub enum Ended {
     Stopped,
     /// The rare table needed as many corrections as the stretch allowed.
     Corrected,
+    /// A value passed the widest keys the engine's kernels take: another engine goes on.
+    PastKeys,
 }
 
 /// An engine that computes stretches of heaps: the speculate-verify loop on the CPU

@@ -181,6 +181,9 @@ pub(crate) fn extend(
             }
             continue;
         }
+        if need > kernels_gen::MAX_VALUE_BITS {
+            return Ok(Ended::PastKeys);
+        }
         let spec = kernels_gen::KernelSpec {
             code: &e.code,
             space,
@@ -266,10 +269,10 @@ pub(crate) fn extend(
         if widen {
             need = kernels.layout.value_bits + 1;
             bits = bits.max(need);
-            if need > kernels_gen::MAX_VALUE_BITS {
-                return Err(GpuError::Generate(kernels_gen::GenError::TooWide { bits }).into());
+            // Past the widest keys the next turn ends the stretch.
+            if need <= kernels_gen::MAX_VALUE_BITS {
+                (s.notify)(Notice::Widened { bits });
             }
-            (s.notify)(Notice::Widened { bits });
         }
     }
     Ok(Ended::Reached)

@@ -61,6 +61,8 @@ struct DeviceProver {
     /// The table the kernels were generated for (`verify` does not read it).
     table: RareTable,
     bits: u32,
+    /// A value passed the widest keys: the host's cores prove every range.
+    on_host: bool,
     on: Mirror,
     verifier: Verifier,
     /// Device time of the `verify` launches.
@@ -69,8 +71,9 @@ struct DeviceProver {
 
 impl DeviceProver {
     /// Kernels for `e`'s game and table, for values below 2^bits (one bit more than `g` and the
-    /// engine's table need: a value past them recompiles), and the device's copy of the proved
-    /// values `g`; whether making the kernels took a compilation.
+    /// engine's table need: a value past them recompiles; values past the widest keys are proved
+    /// on the host), and the device's copy of the proved values `g`; whether making the kernels
+    /// took a compilation.
     fn new(
         e: &DeviceEngine,
         g: Kept<'_>,
@@ -93,6 +96,7 @@ impl DeviceProver {
             space,
             table: table.clone(),
             bits,
+            on_host: value_bits(g.max_value()) > kernels_gen::MAX_VALUE_BITS,
             on: Mirror::new(gpu, kernels, keep, g)?,
             verifier: Verifier::new(&e.rules, space),
             device_time,
@@ -102,9 +106,6 @@ impl DeviceProver {
 
     /// Kernels for values below 2^bits.
     fn widen(&mut self, bits: u32) -> Result<(), GpuError> {
-        if bits > kernels_gen::MAX_VALUE_BITS {
-            return Err(GpuError::Generate(kernels_gen::GenError::TooWide { bits }));
-        }
         let spec = kernels_gen::KernelSpec {
             code: &self.code,
             space: self.space,
@@ -126,8 +127,15 @@ impl Prove for DeviceProver {
     ) -> Result<Result<(), Refuted>, EngineError> {
         let (mut from, hi) = (range.start, range.end);
         let bits = bits_of(g.range(from..hi).expect("the tail holds the range proved"));
-        if bits > self.bits {
-            self.widen(bits + 1)?;
+        if bits > self.bits && !self.on_host {
+            // Values past the widest keys are proved on the host's cores from here on.
+            self.on_host = bits > kernels_gen::MAX_VALUE_BITS;
+            if !self.on_host {
+                self.widen((bits + 1).min(kernels_gen::MAX_VALUE_BITS))?;
+            }
+        }
+        if self.on_host {
+            return Ok(self.verifier.verify(g, range));
         }
         // After a correction the heaps from the failed one on are uploaded again.
         self.on.changed_from(from);

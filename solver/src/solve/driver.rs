@@ -6,7 +6,9 @@
 //! the device's, which takes tables of any length and rarer heaps less rare), the marking engine
 //! with the classic marking while they keep coming, with exact marking when no space makes them
 //! rare. A game of `games/` starts its host stretches from its build-time table and unrolled
-//! loop. On a GPU run the device computes the marking engine's batches where it is timed faster.
+//! loop. On a GPU run the device computes the marking engine's batches where it is timed faster,
+//! and marks exactly instead of speculating where that is timed faster; values past the widest
+//! keys of its speculation go to the host's speculation or the marking engine.
 //!
 //! Past `--keep` heaps a run holds only its first and last values ([`RunValues::bound`]): the
 //! front and tail are sized from what the verifier's witnesses read and how far back the rare
@@ -14,10 +16,11 @@
 //! classes every value as the old (a mask with bits above them), and stops where the values call
 //! for an engine that reads every value.
 
-use super::handoff::{BlockChoice, Pick, RunWatch};
+use super::handoff::{Pick, RunWatch, TimedChoice};
 use crate::error::SolveError;
 use crate::outcome::Span;
 use crate::request::{Bounds, EngineChoice, Request};
+use kernels_gen::MAX_VALUE_BITS;
 use octal_core::codec::value_bits;
 use octal_core::discover::same_on_values;
 use octal_core::{Kept, RareTable, Rules, SparseSpace};
@@ -25,15 +28,21 @@ use octal_engines::games::GameDef;
 use octal_engines::marking::{Marking, MarkingEngine};
 use octal_engines::space_watch::{Fit, SpaceChange, SpaceWatch};
 use octal_engines::speculative::Speculative;
-use octal_engines::stretch::{reads_back, BlockMarker, Engine, Notice, Stretch, StretchEngine};
+use octal_engines::stretch::{
+    reads_back, BlockMarker, Ended, Engine, Notice, Stretch, StretchEngine,
+};
 use octal_engines::verify::Verifier;
 use octal_gpu::{GpuTimings, RunDevice};
 use octal_store::run_values::RunValues;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Heaps the marking engine computes between two looks at the space: at least this many, and
 /// at least a sixteenth of the heaps before.
 const MARKING_STRETCH: usize = 1 << 12;
+
+/// Seconds a heap below which the device's speculation is not timed against its exact marking:
+/// the marking computes the heaps of a batch one after another, about a microsecond each.
+const MARKING_FLOOR: f64 = 1e-6;
 
 /// The least front of a bounded run (256 KiB of values), and the front's margin over the
 /// farthest split the verifier's witnesses read.
@@ -74,37 +83,56 @@ impl Current<'_> {
 }
 
 /// What the engine of a stretch held before it: the device's table, the host loop's count of
-/// corrections.
+/// corrections; and the device's time making kernels so far.
 struct Before {
     table: Option<RareTable>,
     corrections: usize,
+    setup: Duration,
 }
 
 impl Before {
-    fn of(current: &Current<'_>) -> Before {
-        match current {
-            Current::Device(_, run) => Before {
-                table: run.table().cloned(),
-                corrections: 0,
-            },
-            Current::Host(run) => Before {
-                table: None,
-                corrections: run.corrections(),
-            },
-            _ => Before {
-                table: None,
-                corrections: 0,
-            },
+    fn of(current: &Current<'_>, device: &RunDevice) -> Before {
+        let (table, corrections) = match current {
+            Current::Device(_, run) => (run.table().cloned(), 0),
+            Current::Host(run) => (None, run.corrections()),
+            _ => (None, 0),
+        };
+        Before {
+            table,
+            corrections,
+            setup: setup_time(device),
         }
     }
 }
 
-/// How one stretch goes: where it ends and, for the marking engine, whether the device computes
-/// its batches.
+/// The device's time making kernels and filling buffers so far (none on a CPU run).
+fn setup_time(device: &RunDevice) -> Duration {
+    device
+        .device()
+        .map_or(Duration::ZERO, |d| d.timings().setup)
+}
+
+/// How one stretch goes: where it ends, for the marking engine whether the device computes its
+/// batches, and which timed choice its time goes to.
 struct Plan {
     to: usize,
     corrections: usize,
     blocks_on_device: bool,
+    timed: Timed,
+}
+
+/// The timed choice a stretch was picked by, and the side it took.
+#[derive(Debug, Clone, Copy)]
+enum Timed {
+    None,
+    /// The classic marking: the device's (or the host's).
+    Blocks {
+        device: bool,
+    },
+    /// Where the values call for speculation: the device's speculation (or its exact marking).
+    Speculation {
+        speculating: bool,
+    },
 }
 
 /// The run's stretches: the space in use, what the values show, the device (a GPU run), and what
@@ -132,7 +160,15 @@ pub(super) struct Driver<'a> {
     /// The device's batches for the marking engine's stretches, once one came.
     blocks: Option<Box<dyn BlockMarker>>,
     /// Which of the device and the host marks the next classic stretch.
-    block_choice: BlockChoice,
+    block_choice: TimedChoice,
+    /// Which of the device's speculation and its exact marking takes the next stretch the
+    /// values call speculation for (a run that keeps every value), and the seconds a heap of the
+    /// device's last speculative stretch.
+    spec_choice: TimedChoice,
+    spec_pace: Option<f64>,
+    /// A value passed the widest keys of the device's speculation: the host's cores speculate,
+    /// or the marking engine computes (its batches still on the device).
+    past_keys: bool,
 }
 
 impl<'a> Driver<'a> {
@@ -156,7 +192,10 @@ impl<'a> Driver<'a> {
             host_counts: GpuTimings::default(),
             settled: false,
             blocks: None,
-            block_choice: BlockChoice::default(),
+            block_choice: TimedChoice::default(),
+            spec_choice: TimedChoice::default(),
+            spec_pace: None,
+            past_keys: false,
         }
     }
 
@@ -193,10 +232,10 @@ impl<'a> Driver<'a> {
             if self.look(g, current.speculates(), notify) {
                 current = Current::None;
             }
-            let fit = self.fit();
+            let fit = self.fit(g);
             let from = g.len();
             let plan = self.pick(fit, g, &mut current)?;
-            let before = Before::of(&current);
+            let before = Before::of(&current, &self.device);
             let started = Instant::now();
             // The space watch sees every value as it is proved (a bounded run drops them).
             let space_watch = &mut self.watch;
@@ -223,9 +262,9 @@ impl<'a> Driver<'a> {
             };
             let ended = current.engine().extend(&mut stretch);
             let stopped = watch.stop;
-            self.account(&current, (from, g.len()), before, started);
+            self.account(&current, plan.timed, (from, g.len()), before, started);
             self.record(from, g.len(), current.engine().engine());
-            ended?;
+            self.past_keys |= ended? == Ended::PastKeys;
             if stopped || g.len() >= self.req.n {
                 return Ok(match current {
                     Current::Host(run) => Some(run.table().clone()),
@@ -248,7 +287,7 @@ impl<'a> Driver<'a> {
         notify: &mut dyn FnMut(Notice),
     ) -> Result<(), SolveError> {
         let heap = g.len();
-        let fit = self.fit();
+        let fit = self.fit(g);
         let space = match fit {
             Fit::Speculate(space) => space,
             Fit::Exact => {
@@ -274,12 +313,15 @@ impl<'a> Driver<'a> {
         Ok(())
     }
 
-    /// The engine the values so far call for (the one asked for, where it is not `auto`).
-    fn fit(&self) -> Fit {
+    /// The engine the values `g` call for (the one asked for, where it is not `auto`).
+    fn fit(&mut self, g: &RunValues) -> Fit {
+        let max = g.max_value().unwrap_or(0).max(self.watch.max());
+        self.past_keys |= value_bits(max) > MAX_VALUE_BITS;
+        let on_gpu = self.device.is_gpu() && !self.past_keys;
         match (self.req.engine, self.space) {
             (EngineChoice::Exact, _) => Fit::Exact,
             (_, Some(s)) if self.needs_space() => Fit::Speculate(s),
-            _ => self.watch.fit(self.rules, self.space, self.device.is_gpu()),
+            _ => self.watch.fit(self.rules, self.space, on_gpu),
         }
     }
 
@@ -292,11 +334,7 @@ impl<'a> Driver<'a> {
         current: &mut Current<'a>,
     ) -> Result<Plan, SolveError> {
         let (req, rules, from) = (self.req, self.rules, g.len());
-        // A stretch ends where the run starts to hold only its front and tail.
-        let end = match req.keep {
-            Some(keep) if from < keep => req.n.min(keep),
-            _ => req.n,
-        };
+        let end = self.end(from);
         // To the next power of two, or sooner if rare heaps turn up often.
         let next = (from + 1).next_power_of_two().min(end);
         let bounded = g.rare().is_some();
@@ -312,7 +350,32 @@ impl<'a> Driver<'a> {
         let corrections = ((next - from) >> 10).max(32);
         let device_open = self.device.ready()?;
         match fit {
-            Fit::Speculate(space) if device_open => {
+            Fit::Speculate(space) if device_open && !self.past_keys => {
+                // A run that keeps every value may have the device mark exactly instead, where
+                // that was timed faster; it is tried where the speculation is slower than the
+                // marking can be (the first stretch a trial, to time it).
+                let choosing = !self.needs_space() && req.verify && !bounded;
+                let pick = match self.spec_pace {
+                    _ if !choosing => Pick {
+                        first: true,
+                        trial: false,
+                    },
+                    None => Pick {
+                        first: true,
+                        trial: true,
+                    },
+                    Some(pace) if pace < MARKING_FLOOR => Pick {
+                        first: true,
+                        trial: false,
+                    },
+                    Some(_) => self.spec_choice.next(),
+                };
+                let timed = Timed::Speculation {
+                    speculating: pick.first,
+                };
+                if !pick.first {
+                    return self.mark(current, Marking::Exact, g, true, pick.trial, timed);
+                }
                 if !matches!(current, Current::Device(s, _) if *s == space) {
                     // The device's seed tables are the values' own: its stretches start where
                     // they end, and it appends the rare heaps it finds.
@@ -325,12 +388,18 @@ impl<'a> Driver<'a> {
                         Current::Device(space, device.speculation(&req.code, space, seed, 0));
                 }
                 // A stretch that found no rare value goes on to the end: each stretch fills the
-                // device again, and the space is looked at between them.
-                let to = if self.settled { end } else { next };
+                // device again, and the space is looked at between them. A trial takes a
+                // sixteenth of the heaps before (shorter ones would time the filling).
+                let to = match (pick.trial, self.settled) {
+                    (true, _) => (from + (from / 16).max(MARKING_STRETCH)).min(next),
+                    (false, true) => end,
+                    (false, false) => next,
+                };
                 Ok(Plan {
                     to,
                     corrections,
                     blocks_on_device: false,
+                    timed,
                 })
             }
             Fit::Speculate(space) => {
@@ -355,6 +424,7 @@ impl<'a> Driver<'a> {
                     to: next,
                     corrections,
                     blocks_on_device: false,
+                    timed: Timed::None,
                 })
             }
             Fit::Classic(_) | Fit::Exact => {
@@ -364,53 +434,102 @@ impl<'a> Driver<'a> {
                     Fit::Classic(s) => Marking::Classic(s),
                     _ => Marking::Exact,
                 };
-                if !matches!(current, Current::Marking(m) if m.marking() == marking) {
-                    let all = g.all().expect("a run that keeps its values");
-                    *current = Current::Marking(MarkingEngine::new(rules, marking, all));
-                }
-                // A GPU run computes the batches on the device.
-                if self.blocks.is_none() {
-                    if let Some(device) = self.device.device() {
-                        self.blocks = Some(device.block_marker(&req.code)?);
+                let on_device = self.block_marker()?;
+                // Exact marking on the device always (the host marks every split too).
+                let (pick, timed) = match marking {
+                    Marking::Classic(_) if on_device => {
+                        let pick = self.block_choice.next();
+                        (pick, Timed::Blocks { device: pick.first })
                     }
-                }
-                // Exact marking on the device always (the host marks every split too); a trial
-                // of the side timed slower takes a sixteenth of a stretch.
-                let pick = match (&self.blocks, marking) {
-                    (None, _) => Pick {
-                        device: false,
-                        trial: false,
-                    },
-                    (Some(_), Marking::Exact) => Pick {
-                        device: true,
-                        trial: false,
-                    },
-                    (Some(_), Marking::Classic(_)) => self.block_choice.next(),
+                    _ => (
+                        Pick {
+                            first: on_device,
+                            trial: false,
+                        },
+                        Timed::None,
+                    ),
                 };
-                let part = if pick.trial { 256 } else { 16 };
-                let to = (from + (from / part).max(MARKING_STRETCH))
-                    .min((from + 1).next_power_of_two())
-                    .min(end);
-                Ok(Plan {
-                    to,
-                    corrections,
-                    blocks_on_device: pick.device,
-                })
+                self.mark(current, marking, g, pick.first, pick.trial, timed)
             }
         }
     }
 
+    /// Whether the device computes the marking engine's batches (a GPU run whose device is
+    /// open), making its kernels the first time.
+    fn block_marker(&mut self) -> Result<bool, SolveError> {
+        if self.blocks.is_none() {
+            if let Some(device) = self.device.device() {
+                self.blocks = Some(device.block_marker(&self.req.code)?);
+            }
+        }
+        Ok(self.blocks.is_some())
+    }
+
+    /// Where a stretch from heap `from` ends at the latest: at `n`, or where the run starts to
+    /// hold only its front and tail.
+    fn end(&self, from: usize) -> usize {
+        match self.req.keep {
+            Some(keep) if from < keep => self.req.n.min(keep),
+            _ => self.req.n,
+        }
+    }
+
+    /// Makes `current` the marking engine with `marking` after the values `g` (keeping it where
+    /// it is one), and plans its stretch: a sixteenth of the heaps before (a `trial`, a 256th),
+    /// its batches on the device where `on_device` says and the device computes them.
+    fn mark(
+        &mut self,
+        current: &mut Current<'a>,
+        marking: Marking,
+        g: &RunValues,
+        on_device: bool,
+        trial: bool,
+        timed: Timed,
+    ) -> Result<Plan, SolveError> {
+        let (from, end) = (g.len(), self.end(g.len()));
+        if !matches!(current, Current::Marking(m) if m.marking() == marking) {
+            let all = g.all().expect("a run that keeps its values");
+            *current = Current::Marking(MarkingEngine::new(self.rules, marking, all));
+        }
+        let on_device = on_device && self.block_marker()?;
+        let part = if trial { 256 } else { 16 };
+        let to = (from + (from / part).max(MARKING_STRETCH))
+            .min((from + 1).next_power_of_two())
+            .min(end);
+        Ok(Plan {
+            to,
+            corrections: 0,
+            blocks_on_device: on_device,
+            timed,
+        })
+    }
+
     /// Takes account of a stretch that computed heaps `from..to`, `started` then, its engine
-    /// as it was `before`: whether the table settled, the device's and the host's timing of the
-    /// marking, and a GPU run's counts of the heaps its host computed.
+    /// as it was `before`, picked by the choice `timed`: whether the table settled, the timing
+    /// of the side the choice took (without the device's time making kernels), and a GPU run's
+    /// counts of the heaps its host computed.
     fn account(
         &mut self,
         current: &Current<'_>,
+        timed: Timed,
         (from, to): (usize, usize),
         before: Before,
         started: Instant,
     ) {
         let gpu = self.device.is_gpu();
+        // The time making kernels is the device's once a table, not the stretch's.
+        let setup = setup_time(&self.device).saturating_sub(before.setup);
+        let secs = started.elapsed().saturating_sub(setup).as_secs_f64();
+        match timed {
+            Timed::Blocks { device } => self.block_choice.record(device, from, to, secs),
+            Timed::Speculation { speculating } => {
+                if speculating && to > from {
+                    self.spec_pace = Some(secs / (to - from) as f64);
+                }
+                self.spec_choice.record(speculating, from, to, secs)
+            }
+            Timed::None => {}
+        }
         match current {
             Current::Device(_, run) => self.settled = run.table() == before.table.as_ref(),
             Current::Host(run) => {
@@ -420,12 +539,7 @@ impl<'a> Driver<'a> {
                 }
             }
             Current::Marking(m) => {
-                let on_device = m.engine() == Engine::Gpu;
-                if self.blocks.is_some() && m.marking() != Marking::Exact {
-                    let secs = started.elapsed().as_secs_f64();
-                    self.block_choice.record(on_device, from, to, secs);
-                }
-                if on_device {
+                if m.engine() == Engine::Gpu {
                     self.host_counts.exact += to - from;
                 } else if self.blocks.is_some() {
                     self.host_counts.host_classic += to - from;

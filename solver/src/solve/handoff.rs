@@ -1,6 +1,7 @@
 //! The device hand-off policy of a GPU run: when the host's cores give a speculative stretch to
 //! the device that opens beside them ([`HostPace`], watched by [`RunWatch`]), and which of the
-//! two computes the marking engine's classic stretches ([`BlockChoice`]).
+//! two computes the marking engine's classic stretches, and whether the device speculates or
+//! marks exactly where the values call for speculation ([`TimedChoice`]).
 //!
 //! A device costs time to open and to close; a run the host's cores end sooner does not open it.
 //! The host times its own pace over short windows and says the device is wanted only when, at
@@ -162,70 +163,76 @@ impl Watch for RunWatch<'_> {
     }
 }
 
-/// Which computes a GPU run's classic marking stretches: the device (every split of every heap,
-/// exact marking) or the host's cores (the classic marking: the rare heaps, then splits until the
-/// rare values are covered). The device is the faster for most games; the host where its scan
-/// stops early, while the device reads every split. Each side is timed on the stretches it
-/// takes, as seconds a heap per heap index (the cost of both grows with the heap), the faster
-/// takes the next stretch, and the other is tried again every [`BlockChoice::PROBE`] stretches,
-/// on a short stretch (a trial: the slower side can be tens of times slower).
+/// Which of two ways computes a GPU run's next stretch, each timed on the stretches it takes.
+/// Two choices are made so:
+/// - the classic marking's stretches: the device (every split of every heap, exact marking) or
+///   the host's cores (the classic marking: the rare heaps, then splits until the rare values
+///   are covered, which can stop early while the device reads every split);
+/// - the stretches the values call speculation for, in a run that keeps every value: the
+///   device's speculation, or its exact marking where the verification is slow (rare-class
+///   values that only a few far splits give keep the verifier's scan long).
+///
+/// The cost of a stretch is seconds a heap per heap index (the cost of every side grows with
+/// the heap); the faster side takes the next stretch, and the other is tried again every
+/// [`TimedChoice::PROBE`] stretches, on a short stretch (a trial: the slower side can be tens
+/// of times slower).
 #[derive(Debug, Default)]
-pub(super) struct BlockChoice {
+pub(super) struct TimedChoice {
     /// The cost of the last stretch each side took.
-    device: Option<f64>,
-    host: Option<f64>,
+    first: Option<f64>,
+    second: Option<f64>,
     /// Stretches since the slower side was last tried.
     since: usize,
 }
 
-/// Who takes the next stretch, and whether it is a trial of the side timed slower (or not yet
-/// timed, beside the other).
+/// Which side takes the next stretch (the first: the device's marking, the device's
+/// speculation), and whether it is a trial of the side timed slower (or not yet timed, beside
+/// the other).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Pick {
-    pub device: bool,
+    pub first: bool,
     pub trial: bool,
 }
 
-impl BlockChoice {
+impl TimedChoice {
     /// Stretches between two tries of the slower side.
     const PROBE: usize = 8;
 
-    /// Who takes the next stretch: first the device, then the host once (a trial), then the
-    /// faster, the slower tried every [`BlockChoice::PROBE`] stretches.
+    /// Who takes the next stretch: first the first side, then the second (trials both), then
+    /// the faster, the slower tried every [`TimedChoice::PROBE`] stretches.
     pub(super) fn next(&mut self) -> Pick {
-        let (Some(device), Some(host)) = (self.device, self.host) else {
-            let device = self.device.is_none();
+        let (Some(first), Some(second)) = (self.first, self.second) else {
             return Pick {
-                device,
-                trial: !device,
+                first: self.first.is_none(),
+                trial: true,
             };
         };
         self.since += 1;
-        let faster = device <= host;
+        let faster = first <= second;
         if self.since >= Self::PROBE {
             self.since = 0;
             Pick {
-                device: !faster,
+                first: !faster,
                 trial: true,
             }
         } else {
             Pick {
-                device: faster,
+                first: faster,
                 trial: false,
             }
         }
     }
 
-    /// Records that the device (or the host) took `secs` for heaps `from .. to`.
-    pub(super) fn record(&mut self, device: bool, from: usize, to: usize, secs: f64) {
+    /// Records that the first side (or the second) took `secs` for heaps `from .. to`.
+    pub(super) fn record(&mut self, first: bool, from: usize, to: usize, secs: f64) {
         if to <= from {
             return;
         }
         let cost = secs / ((to - from) as f64 * (from + to) as f64 / 2.0);
-        *if device {
-            &mut self.device
+        *if first {
+            &mut self.first
         } else {
-            &mut self.host
+            &mut self.second
         } = Some(cost);
     }
 }
@@ -234,22 +241,22 @@ impl BlockChoice {
 mod tests {
     use super::*;
 
-    /// The choice of the marking takes the device, then the host once (a trial), then the side
-    /// whose last stretch cost less a heap per heap index, trying the slower again (a trial) every
-    /// `BlockChoice::PROBE` stretches; a new timing can turn it.
+    /// A timed choice takes the first side, then the second (trials both), then the side whose
+    /// last stretch cost less a heap per heap index, trying the slower again (a trial) every
+    /// `TimedChoice::PROBE` stretches; a new timing can turn it.
     #[test]
-    fn the_marking_goes_where_it_was_timed_faster() {
-        let pick = |device, trial| Pick { device, trial };
-        let mut choice = BlockChoice::default();
-        assert_eq!(choice.next(), pick(true, false));
+    fn a_stretch_goes_where_it_was_timed_faster() {
+        let pick = |first, trial| Pick { first, trial };
+        let mut choice = TimedChoice::default();
+        assert_eq!(choice.next(), pick(true, true));
         choice.record(true, 1 << 20, 17 << 16, 3.0);
         assert_eq!(choice.next(), pick(false, true));
         // Twice the heaps, further on, in less time: the host is the faster.
         choice.record(false, 17 << 16, 19 << 16, 2.0);
-        let picks: Vec<Pick> = (0..2 * BlockChoice::PROBE).map(|_| choice.next()).collect();
-        let tried: Vec<usize> = (0..picks.len()).filter(|&k| picks[k].device).collect();
-        assert_eq!(tried, [BlockChoice::PROBE - 1, 2 * BlockChoice::PROBE - 1]);
-        assert!(picks.iter().all(|p| p.trial == p.device));
+        let picks: Vec<Pick> = (0..2 * TimedChoice::PROBE).map(|_| choice.next()).collect();
+        let tried: Vec<usize> = (0..picks.len()).filter(|&k| picks[k].first).collect();
+        assert_eq!(tried, [TimedChoice::PROBE - 1, 2 * TimedChoice::PROBE - 1]);
+        assert!(picks.iter().all(|p| p.trial == p.first));
         choice.record(true, 19 << 16, 20 << 16, 0.5);
         assert_eq!(choice.next(), pick(true, false));
         // A stretch stopped before its first heap (a proof came) records nothing.
