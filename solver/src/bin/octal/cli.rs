@@ -162,10 +162,10 @@ pub enum Command {
     /// Make a run directory from a snapshot, its values replayed and checked against it.
     ///
     /// Every stored fnv1a64 is compared before the directory is written; `octal resume` then
-    /// continues the run. While options reach rare heaps on both sides the replay runs by batches on every core,
-    /// past that on one core, or with --gpu on the device. A snapshot whose table replays to other
-    /// values, a damaged file or an occupied directory is refused with one line (exit 2) and
-    /// leaves nothing behind.
+    /// continues the run. While options reach rare heaps on both sides the replay runs by
+    /// batches on every core, past that on one core, or with --gpu on the device. A snapshot
+    /// whose table replays to other values, a damaged file or an occupied directory is refused
+    /// with one line (exit 2) and leaves nothing behind.
     #[command(verbatim_doc_comment)]
     Restore(RestoreArgs),
     /// Write the values of a run directory as a b-file, raw binary or CSV.
@@ -189,11 +189,11 @@ pub enum Command {
     /// only the game's own values: doubling its heaps while the last half of them hold at most a
     /// sixteenth of its rare heaps and heaps x rare heaps stays within 2^32. This proves periods
     /// with long preperiods whose rare values stopped early (.354: 2.0e7 heaps); --grow-to equal
-    /// to --max-n stops every game at the budget. Each game's record is written as it finishes: a killed survey resumes with
-    /// `octal survey DIR`, and `octal survey DIR --max-n N` extends its open games. --shard K/N
-    /// computes a fixed 1/N of the games; `octal survey merge` combines the shards into exactly
-    /// the tables of an unsharded run. The directory holds survey.md, survey.csv, lookup.csv,
-    /// survey.json and times.csv.
+    /// to --max-n stops every game at the budget. Each game's record is written as it finishes:
+    /// a killed survey resumes with `octal survey DIR`, and `octal survey DIR --max-n N` extends
+    /// its open games. --shard K/N computes a fixed 1/N of the games; `octal survey merge`
+    /// combines the shards into exactly the tables of an unsharded run. The directory holds
+    /// survey.md, survey.csv, lookup.csv, survey.json and times.csv.
     #[command(verbatim_doc_comment)]
     Survey(SurveyArgs),
     /// Run a campaign of long runs: every game of CAMPAIGN.toml to its target, on every GPU.
@@ -217,8 +217,8 @@ pub enum Command {
     /// on any machine that has the folder, goes on where each game stopped. Each new checkpoint
     /// is checked a second time in its game's slot as the run stops (`octal check --rare`, into
     /// CODE.check.json). --for stops every run and check cleanly before the deadline (a check
-    /// it stops is done by the next campaign). Progress lines give each game's heaps, rate and ETA. A
-    /// game whose values prove a period stops and says so. The folder's FRONTIER.md and
+    /// it stops is done by the next campaign). Progress lines give each game's heaps, rate and
+    /// ETA. A game whose values prove a period stops and says so. The folder's FRONTIER.md and
     /// frontier.csv compare each game with its published range (published.tsv in the folder:
     /// code, n_log2, by, rare_count, last_rare, max_value, max_value_at) and give the GPU time
     /// left to its target at the run's rate so far; --table makes only them.
