@@ -568,7 +568,7 @@ fn first_free(free: impl Fn(u32) -> bool) -> [u32; FREE] {
 }
 
 /// Far splits scanned between two checks of the rare values still missing.
-const SCAN: usize = 64;
+const SCAN: usize = 512;
 
 #[cfg(test)]
 mod tests {
