@@ -182,7 +182,10 @@ mod tests {
         let mut m = Marks::default();
         for round in 0..3 * usize::from(Stamp::MAX) {
             m.clear();
-            assert!(!m.contains(round as u16) && !m.contains(round as u16 + 1), "round {round}");
+            assert!(
+                !m.contains(round as u16) && !m.contains(round as u16 + 1),
+                "round {round}"
+            );
             m.insert(round as u16 + 1);
             m.insert(0);
             assert!(m.contains(round as u16 + 1) && m.contains(0));
