@@ -172,18 +172,26 @@ pub fn merge(dirs: &[PathBuf], out: &std::path::Path, format: Option<TableFormat
 }
 
 /// Computes the games of `dir` that have no record under its budget, writing each as it ends.
+/// On the CPU the games run side by side on the current pool, each game's own parallel work
+/// sharing its threads; on a GPU one after another.
 fn compute_pending(dir: &SurveyDir, gpu: bool, quiet: bool) -> Result<()> {
+    use rayon::prelude::*;
     let pending = dir.pending()?;
     let bar = progress_bar(
         pending.len(),
         quiet,
         "{elapsed_precise} [{wide_bar}] {pos}/{len} games, ETA {eta} {msg}",
     );
-    for code in pending {
+    let one = |code: &Code| -> Result<()> {
         bar.set_message(code.to_string());
-        let record = compute(&code, &dir.meta, gpu)?;
-        dir.write(&record)?;
+        dir.write(&compute(code, &dir.meta, gpu)?)?;
         bar.inc(1);
+        Ok(())
+    };
+    if gpu {
+        pending.iter().try_for_each(one)?;
+    } else {
+        pending.par_iter().try_for_each(one)?;
     }
     bar.finish_and_clear();
     Ok(())
