@@ -18,7 +18,9 @@ use octal_core::stats::Summary;
 use octal_core::{discover, exact, Code, Kept, RareTable, SparseSpace};
 use octal_engines::games::GAMES;
 use octal_engines::stretch::{Engine, Stretch, StretchEngine};
-use octal_gpu::{compile, nvrtc_present, Device, DeviceEngine, GpuTimings, Resident};
+use octal_gpu::{
+    compile, compile_cached, nvrtc_present, Device, DeviceEngine, GpuTimings, Resident,
+};
 use octal_store::run_values::RunValues;
 use octal_store::values::ValueStore;
 use solver::outcome::Solution;
@@ -108,6 +110,63 @@ fn generated_kernels_compile_with_nvrtc() {
         }
     }
     assert!(compiled >= 40, "only {compiled} sources compiled");
+}
+
+/// A kernel compiled once is read from the cache the next time (the cached PTX is what comes
+/// back), another architecture is another entry, and an entry whose key is not the source's is
+/// compiled again.
+#[test]
+fn compiled_kernels_are_read_from_the_cache() {
+    need_nvrtc();
+    let code: Code = ".6".parse().unwrap();
+    let (space, g) = first_values(&code).unwrap();
+    let table = RareTable::from_values(&space, &g);
+    let source = kernels_gen::generate(&kernels_gen::KernelSpec {
+        code: &code,
+        space,
+        table: &table,
+        value_bits: value_bits(*g.iter().max().unwrap()),
+        rare_sources: false,
+    })
+    .unwrap();
+    let dir = std::env::temp_dir().join(format!("octal-kernels-test-{}", std::process::id()));
+    let files = |ext: &str| -> Vec<std::path::PathBuf> {
+        let mut f: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == ext))
+            .collect();
+        f.sort();
+        f
+    };
+    let ptx = |arch| compile_cached(&source, arch, Some(&dir)).unwrap().to_src();
+    let fresh = compile_cached(&source, "compute_90", None)
+        .unwrap()
+        .to_src();
+    assert_eq!(ptx("compute_90"), fresh, "the first compile");
+    let (keys, kept) = (files("cu"), files("ptx"));
+    assert_eq!((keys.len(), kept.len()), (1, 1), "one entry");
+    assert_eq!(std::fs::read_to_string(&kept[0]).unwrap(), fresh);
+
+    let marked = format!("{fresh}// read from the cache\n");
+    std::fs::write(&kept[0], &marked).unwrap();
+    assert_eq!(
+        ptx("compute_90"),
+        marked,
+        "the second compile reads the cache"
+    );
+
+    assert!(!ptx("compute_80").contains("read from the cache"));
+    assert_eq!(files("cu").len(), 2, "another architecture, another entry");
+
+    std::fs::write(&keys[0], "another source").unwrap();
+    assert_eq!(
+        ptx("compute_90"),
+        fresh,
+        "a key not the source's is compiled again"
+    );
+    assert_eq!(ptx("compute_90"), fresh, "and kept again");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The marking engine's kernels compile for every game of the tests' tables, with a space or

@@ -1,7 +1,7 @@
 //! The open device: its context, streams and architecture, the kernels compiled for it (cached
 //! by their source), and what `octal gpu-info` prints.
 
-use crate::compile::{compile, libraries_present, nvrtc_version};
+use crate::compile::{cache_dir, compile, libraries_present, nvrtc_version};
 use crate::error::GpuError;
 use crate::launch::{Kernels, Resident};
 use crate::timings::GpuTimings;
@@ -157,7 +157,8 @@ impl Gpu {
         Ok(self.ctx.load_module(compile(source, &self.arch)?)?)
     }
 
-    /// Lines for `octal gpu-info`: device, memory, architecture, driver and NVRTC versions.
+    /// Lines for `octal gpu-info`: device, memory, architecture, driver and NVRTC versions, and
+    /// the kernel cache's directory.
     pub fn info(&self) -> Result<Vec<String>, GpuError> {
         let mut driver = 0;
         // SAFETY: the driver is loaded and initialised (`open`); one int written.
@@ -177,6 +178,10 @@ impl Gpu {
                 driver % 1000 / 10
             ),
             format!("nvrtc           {}", nvrtc_version()?),
+            format!(
+                "kernel cache    {}",
+                cache_dir().map_or("off".into(), |d| d.display().to_string())
+            ),
         ])
     }
 }

@@ -52,7 +52,7 @@ mod visible;
 #[cfg(feature = "cuda")]
 pub use chain::{Chain, HOST_CHAIN_ENTRIES};
 #[cfg(feature = "cuda")]
-pub use compile::{compile, nvrtc_present};
+pub use compile::{cache_dir, compile, compile_cached, nvrtc_present};
 #[cfg(feature = "cuda")]
 pub use engine::DeviceEngine;
 pub use error::GpuError;

@@ -238,7 +238,7 @@ pub enum Command {
     Games,
     /// Print the code generated for a game: its unrolled Rust loop, or with --cuda its kernels.
     Codegen(CodegenArgs),
-    /// Print the GPU's device, memory, driver and NVRTC versions.
+    /// Print the GPU's device, memory, driver and NVRTC versions, and the kernel cache's directory.
     GpuInfo(GpuInfoArgs),
 }
 
@@ -272,7 +272,7 @@ pub struct SolveArgs {
     /// only for the games of games/); gpu is the same as --gpu.
     #[arg(long, default_value_t = EngineChoice::Auto, value_parser = named::<EngineChoice>(EngineChoice::ALL.map(EngineChoice::name)))]
     pub engine: EngineChoice,
-    #[arg(long, help = Shared::GPU, long_help = "Compute on the GPU (NVIDIA, CUDA driver and NVRTC loaded at run time; without them one line and exit 1). The device opens beside the host's work, which computes meanwhile; it takes the stretches that suit speculation and computes the marking engine's batches. GPU values are reported only after the device's verifier proved them. OCTAL_GPU_WINDOW (32 to 8192), OCTAL_GPU_GROWING_BUDGET (2^14 to 2^24) and OCTAL_GPU_CHAIN (host or device) tune it")]
+    #[arg(long, help = Shared::GPU, long_help = "Compute on the GPU (NVIDIA, CUDA driver and NVRTC loaded at run time; without them one line and exit 1). The device opens beside the host's work, which computes meanwhile; it takes the stretches that suit speculation and computes the marking engine's batches. GPU values are reported only after the device's verifier proved them. OCTAL_GPU_WINDOW (32 to 8192), OCTAL_GPU_GROWING_BUDGET (2^14 to 2^24) and OCTAL_GPU_CHAIN (host or device) tune it. The compiled kernels are kept for the next run in OCTAL_KERNEL_CACHE (default ~/.cache/octal/kernels, the 256 used last; empty: no cache)")]
     pub gpu: bool,
     #[arg(long, value_name = "N", help = Shared::DEVICES, long_help = Shared::DEVICES_LONG)]
     pub devices: Option<usize>,
