@@ -147,6 +147,38 @@ fn a_campaign_stopped_and_moved_goes_on_to_the_same_statistics() {
         csv.lines().any(|l| l.starts_with("0.161,,-,8388608,")),
         "{csv}"
     );
+    // rogalski's published histograms (results/frontier/histograms.tsv) against the run's at
+    // every power of two, 2^10 to 2^23; one count changed there is found.
+    let published = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/frontier/histograms.tsv"),
+    )
+    .unwrap();
+    let row = |t: &str| -> String {
+        let table = std::fs::read_to_string(moved.join("FRONTIER.md")).unwrap();
+        let found = table
+            .lines()
+            .find(|l| l.starts_with("| 0.161 | - | - | 8388608 "));
+        assert!(found.is_some(), "{t}: {table}");
+        found.unwrap().to_string()
+    };
+    std::fs::write(moved.join("histograms.tsv"), &published).unwrap();
+    assert!(octal(&["frontier", s(&file), "--table"]).status.success());
+    let equal = "histograms equal at 14 powers of two, 2^10 to 2^23";
+    assert!(row("published").contains(equal), "{}", row("published"));
+    let at_2_20 = published
+        .lines()
+        .find(|l| l.starts_with("0.161\t1048576\t"))
+        .unwrap();
+    let changed = at_2_20.replacen(" 1:", " 1:1", 1);
+    assert_ne!(changed, at_2_20);
+    std::fs::write(
+        moved.join("histograms.tsv"),
+        published.replace(at_2_20, &changed),
+    )
+    .unwrap();
+    assert!(octal(&["frontier", s(&file), "--table"]).status.success());
+    let differs = "differs: the published histogram at 2^20 counts value 1";
+    assert!(row("changed").contains(differs), "{}", row("changed"));
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_dir_all(&moved).unwrap();
 }

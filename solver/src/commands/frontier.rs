@@ -12,7 +12,7 @@ use super::{carry, CommandError};
 use octal_core::Code;
 use octal_store::rundir;
 use serde_json::Value;
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
@@ -611,6 +611,75 @@ fn against(p: &Published, report: &Value) -> String {
     }
 }
 
+/// Published histograms at powers of two (`histograms.tsv` of the campaign's folder: code, n,
+/// and value:count pairs, where count is the number of heaps h in 1..=n with G(h) = value), by
+/// code and n.
+type Histograms = BTreeMap<(String, u64), BTreeMap<u64, u64>>;
+
+fn published_histograms(dir: &Path) -> Histograms {
+    let Ok(text) = std::fs::read_to_string(dir.join("histograms.tsv")) else {
+        return Histograms::new();
+    };
+    let pair = |p: &str| {
+        let (v, c) = p.split_once(':')?;
+        Some((v.parse().ok()?, c.parse().ok()?))
+    };
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("code\t"))
+        .filter_map(|l| {
+            let mut c = l.split('\t');
+            let (code, n, pairs) = (c.next()?, c.next()?.parse().ok()?, c.next()?);
+            let hist = pairs.split_whitespace().map(pair).collect::<Option<_>>()?;
+            Some(((code.to_string(), n), hist))
+        })
+        .collect()
+}
+
+/// Octal's histogram at each power of two (heaps 0..n) against the published one of the same n
+/// (heaps 1..=n): the same when they differ only by heap 0 (value 0) left out and one value,
+/// G(n), put in. The powers compared (k of 2^k), or the first that differs.
+fn histograms_against(code: &str, report: &Value, hist: &Histograms) -> Result<Vec<u32>, String> {
+    let mut equal = Vec::new();
+    for at in report["powers_of_two"].as_array().into_iter().flatten() {
+        let Some(n) = at["n"].as_u64() else { continue };
+        let Some(theirs) = hist.get(&(code.to_string(), n)) else {
+            continue;
+        };
+        let mut diff: BTreeMap<u64, i128> = theirs.iter().map(|(&v, &c)| (v, c.into())).collect();
+        for pair in at["histogram"].as_array().into_iter().flatten() {
+            let (v, c) = (pair[0].as_u64().unwrap_or(0), pair[1].as_u64().unwrap_or(0));
+            *diff.entry(v).or_default() -= i128::from(c);
+        }
+        *diff.entry(0).or_default() += 1;
+        diff.retain(|_, d| *d != 0);
+        let one_value_put_in = diff.len() == 1 && diff.values().all(|&d| d == 1);
+        if !(diff.is_empty() || one_value_put_in) {
+            let (v, d) = diff.iter().find(|(_, &d)| d != 1).unwrap_or((&0, &0));
+            return Err(format!(
+                "differs: the published histogram at 2^{} counts value {v} {d:+} against \
+                 octal's (heap 0 and G(n) aside)",
+                n.trailing_zeros()
+            ));
+        }
+        equal.push(n.trailing_zeros());
+    }
+    Ok(equal)
+}
+
+/// The table's words for the histograms compared.
+fn histograms_text(compared: &Result<Vec<u32>, String>) -> Option<String> {
+    match compared {
+        Ok(ks) => match (ks.first(), ks.last()) {
+            (Some(a), Some(b)) => Some(format!(
+                "histograms equal at {} powers of two, 2^{a} to 2^{b}",
+                ks.len()
+            )),
+            _ => None,
+        },
+        Err(e) => Some(e.clone()),
+    }
+}
+
 /// What the second check of a game's checkpoint found, if it is of the report's `n` heaps.
 fn checked(f: &Files, n: u64) -> String {
     let Some(j) = std::fs::read_to_string(&f.check)
@@ -687,7 +756,8 @@ impl Plan {
 /// Writes `FRONTIER.md` and `frontier.csv` from the games' reports and `published.tsv`.
 fn table(cfg: &FrontierConfig) -> Result<(), CommandError> {
     let published = published(&cfg.dir);
-    let mut md = String::from(
+    let histograms = published_histograms(&cfg.dir);
+    let mut md = format!(
         "# The frontier\n\nEach game of the campaign: the furthest published range and by whom, \
          the range octal reached (verified values), the published statistics against octal's at \
          the published range, and octal's statistics at its own range. Made by `octal frontier \
@@ -699,9 +769,15 @@ fn table(cfg: &FrontierConfig) -> Result<(), CommandError> {
          are checked at octal's range; a largest value past the front is not. What is left is the \
          time to the campaign's target (and to a published range past it) at the run's average \
          rate so far, on one GPU: a plan, not a measurement (a game whose rare values still come \
-         slows as it grows).\n\n\
+         slows as it grows).{}\n\n\
          | game | published | by | octal | against the published | largest value (first heap) | rare heaps (last) | P-positions (last) | period | second check | left (at the rate so far) |\n\
          |---|---|---|---|---|---|---|---|---|---|---|\n",
+        if histograms.is_empty() {
+            ""
+        } else {
+            " Published histograms (`histograms.tsv`) count the heaps 1..n, octal's the heaps \
+             0..n-1: they are equal when they differ by heap 0 and one value, G(n)."
+        }
     );
     let mut csv = String::from(
         "code,published_log2,published_by,octal_n,octal_log2,against_published,max_value,max_value_at,rare_count,last_rare,p_positions,last_p_position,period,second_check,target_log2,rate_per_second,hours_to_target,hours_to_published\n",
@@ -729,6 +805,10 @@ fn table(cfg: &FrontierConfig) -> Result<(), CommandError> {
         };
         let n = r["n"].as_u64().unwrap_or(0);
         let vs = p.map_or("no published range".into(), |p| against(p, &r));
+        let vs = match histograms_text(&histograms_against(&code, &r, &histograms)) {
+            Some(h) => format!("{vs}; {h}"),
+            None => vs,
+        };
         let num = |k: &str| r[k].as_u64().map_or(String::new(), |v| v.to_string());
         let sparse = |k: &str| {
             r["sparse"][k]

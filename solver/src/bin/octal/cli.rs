@@ -220,8 +220,10 @@ pub enum Command {
     /// it stops is done by the next campaign). Progress lines give each game's heaps, rate and
     /// ETA. A game whose values prove a period stops and says so. The folder's FRONTIER.md and
     /// frontier.csv compare each game with its published range (published.tsv in the folder:
-    /// code, n_log2, by, rare_count, last_rare, max_value, max_value_at) and give the GPU time
-    /// left to its target at the run's rate so far; --table makes only them.
+    /// code, n_log2, by, rare_count, last_rare, max_value, max_value_at) and with published
+    /// histograms at powers of two (histograms.tsv: code, n, value:count pairs over the heaps
+    /// 1..n), and give the GPU time left to its target at the run's rate so far; --table makes
+    /// only them.
     #[command(verbatim_doc_comment)]
     Frontier(FrontierArgs),
     /// Measure the engines against the classic rare-value algorithm in one run.
