@@ -64,7 +64,7 @@ fn a_campaign_stopped_and_moved_goes_on_to_the_same_statistics() {
     let early = report(&dir, "0.161");
     assert_eq!(early["time_up"], true);
     let n = early["n"].as_u64().unwrap();
-    assert!(n >= 1 << 20 && n < 1 << 23, "stopped at {n}");
+    assert!((1 << 20..1 << 23).contains(&n), "stopped at {n}");
     assert!(dir.join("0.161.state").exists());
     // Killed (SIGKILL) while its game runs, its child goes with it, and started again it goes on.
     let mut killed = Command::new(env!("CARGO_BIN_EXE_octal"))
