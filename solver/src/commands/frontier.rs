@@ -554,19 +554,25 @@ struct Published {
     max_value_at: Option<u64>,
 }
 
-fn published(dir: &Path) -> Vec<Published> {
-    let Ok(text) = std::fs::read_to_string(dir.join("published.tsv")) else {
-        return Vec::new();
-    };
-    let num = |s: Option<&&str>| s.and_then(|s| s.trim().parse::<u64>().ok());
+/// The rows of a table of the campaign's folder (`# ` comments and the `code` header left out),
+/// split at tabs; none where the file is not there.
+fn rows(dir: &Path, name: &str) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(dir.join(name)).unwrap_or_default();
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.starts_with("code\t"))
-        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect()
+}
+
+fn published(dir: &Path) -> Vec<Published> {
+    let num = |s: Option<&String>| s.and_then(|s| s.trim().parse::<u64>().ok());
+    rows(dir, "published.tsv")
+        .into_iter()
         .filter(|c| c.len() >= 3)
         .map(|c| Published {
-            code: c[0].to_string(),
-            n_log2: c[1].to_string(),
-            by: c[2].to_string(),
+            code: c[0].clone(),
+            n_log2: c[1].clone(),
+            by: c[2].clone(),
             rare_count: num(c.get(3)),
             last_rare: num(c.get(4)),
             max_value: num(c.get(5)),
@@ -614,25 +620,22 @@ fn against(p: &Published, report: &Value) -> String {
 /// Published histograms at powers of two (`histograms.tsv` of the campaign's folder: code, n,
 /// and value:count pairs, where count is the number of heaps h in 1..=n with G(h) = value), by
 /// code and n.
-type Histograms = BTreeMap<(String, u64), BTreeMap<u64, u64>>;
+type Histograms = BTreeMap<String, BTreeMap<u64, BTreeMap<u64, u64>>>;
 
 fn published_histograms(dir: &Path) -> Histograms {
-    let Ok(text) = std::fs::read_to_string(dir.join("histograms.tsv")) else {
-        return Histograms::new();
-    };
     let pair = |p: &str| {
         let (v, c) = p.split_once(':')?;
         Some((v.parse().ok()?, c.parse().ok()?))
     };
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.starts_with("code\t"))
-        .filter_map(|l| {
-            let mut c = l.split('\t');
-            let (code, n, pairs) = (c.next()?, c.next()?.parse().ok()?, c.next()?);
-            let hist = pairs.split_whitespace().map(pair).collect::<Option<_>>()?;
-            Some(((code.to_string(), n), hist))
-        })
-        .collect()
+    let mut all = Histograms::new();
+    for row in rows(dir, "histograms.tsv") {
+        let [code, n, pairs] = &row[..] else { continue };
+        let (Ok(n), Some(hist)) = (n.parse(), pairs.split_whitespace().map(pair).collect()) else {
+            continue;
+        };
+        all.entry(code.clone()).or_default().insert(n, hist);
+    }
+    all
 }
 
 /// Octal's histogram at each power of two (heaps 0..n) against the published one of the same n
@@ -640,9 +643,12 @@ fn published_histograms(dir: &Path) -> Histograms {
 /// G(n), put in. The powers compared (k of 2^k), or the first that differs.
 fn histograms_against(code: &str, report: &Value, hist: &Histograms) -> Result<Vec<u32>, String> {
     let mut equal = Vec::new();
+    let Some(published) = hist.get(code) else {
+        return Ok(equal);
+    };
     for at in report["powers_of_two"].as_array().into_iter().flatten() {
         let Some(n) = at["n"].as_u64() else { continue };
-        let Some(theirs) = hist.get(&(code.to_string(), n)) else {
+        let Some(theirs) = published.get(&n) else {
             continue;
         };
         let mut diff: BTreeMap<u64, i128> = theirs.iter().map(|(&v, &c)| (v, c.into())).collect();
