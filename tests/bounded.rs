@@ -416,7 +416,30 @@ fn a_compact_checkpoint_goes_on_as_the_whole_one() {
         "{err}"
     );
     assert!(!out_dir.exists(), "nothing written");
-    for f in [&compact, &whole, &file] {
+
+    // Without its tail (as a checkpoint holds none where its tail would be too long), `check`
+    // computes the front alone and ties it to the run by its fingerprint at 2^16 and its rare
+    // heaps: the same rare heaps recomputed, and the table that lacks one refused.
+    let tailless = fresh_dir("tailless.state");
+    (octal_store::state::read(&whole).unwrap())
+        .save_compact(&tailless, stored.front, 0)
+        .unwrap();
+    let mut front_only = checked(&tailless);
+    assert_eq!(front_only["check"]["tail_recomputed"], false);
+    front_only["check"]["tail_recomputed"] = true.into();
+    assert_eq!(front_only, checked(&compact));
+    let mut bad = octal_store::state::read(&whole).unwrap();
+    bad.table.set(last, None);
+    bad.save_compact(&file, stored.front, 0).unwrap();
+    let out = octal(&["check", s(&file), "--rare"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("the rare table differs from the rare heaps of the front computed again, first at heap {last}"))
+            && err.lines().count() == 1,
+        "{err}"
+    );
+    for f in [&compact, &whole, &file, &tailless] {
         std::fs::remove_file(f).unwrap();
     }
 }

@@ -33,6 +33,9 @@ pub enum ReplayError {
         got: String,
         want: String,
     },
+    /// A compact state's rare table is not the rare heaps of its front, computed again.
+    #[error("{file}: the rare table differs from the rare heaps of the front computed again, first at heap {heap}")]
+    Table { file: PathBuf, heap: usize },
     #[error(transparent)]
     Solve(#[from] SolveError),
     #[error(transparent)]
@@ -166,15 +169,7 @@ pub fn fill_state(mut s: State, path: &Path, gpu: bool) -> Result<State, ReplayE
         s.fill(path, front, tail)?;
         return Ok(s);
     }
-    let front = if front_lacks.is_empty() {
-        s.front.clone()
-    } else {
-        let mut req = Request::new(code.clone(), h.front);
-        if gpu {
-            req.engine = EngineChoice::Gpu;
-        }
-        solve::front_again(&req, &s.front, h.front)?.0
-    };
+    let front = whole_front(&s, &code, front_lacks.is_empty(), gpu)?;
     let tail = if tail_lacks.is_empty() {
         s.tail.clone()
     } else {
@@ -216,6 +211,72 @@ pub fn fill_state(mut s: State, path: &Path, gpu: bool) -> Result<State, ReplayE
     };
     s.fill(path, front, tail)?;
     Ok(s)
+}
+
+/// The whole front of state `s` of `code`: as held where it `holds` it, else computed again by a
+/// verified run from heap 0 (on the GPU with `gpu`) that begins with the heaps it holds.
+fn whole_front(s: &State, code: &Code, holds: bool, gpu: bool) -> Result<Vec<u16>, SolveError> {
+    if holds {
+        return Ok(s.front.clone());
+    }
+    let mut req = Request::new(code.clone(), s.header.front);
+    if gpu {
+        req.engine = EngineChoice::Gpu;
+    }
+    Ok(solve::front_again(&req, &s.front, s.header.front)?.0)
+}
+
+/// The state `s` read from `path`, completed as far as a check of its front needs: where the
+/// heaps its tail lacks would come back only by a replay of every heap past the front (its last
+/// rare heap reads back past the tail it holds) and its front ends at a power of two, the front
+/// alone, computed again ([`whole_front`]) and tied to the run by the fnv1a64 the run recorded
+/// there and by its rare heaps, which must be the rare table's below it; the tail stays as held
+/// (`false`). Otherwise the whole state ([`fill_state`], `true`).
+pub fn fill_front(mut s: State, path: &Path, gpu: bool) -> Result<(State, bool), ReplayError> {
+    let Some((front_lacks, tail_lacks)) = s.lacks() else {
+        return Ok((s, true));
+    };
+    let h = &s.header;
+    let code: Code = h.code.parse().expect("checked on reading");
+    let replays_all =
+        !tail_lacks.is_empty() && s.tail.len() < reads_back(&code.rules(), s.table.last_heap());
+    let recorded = h.summarizer.powers().iter().find(|p| p.n == h.front);
+    let Some(want) = recorded.filter(|_| replays_all).map(|p| p.fnv1a64) else {
+        return Ok((fill_state(s, path, gpu)?, true));
+    };
+    let front = whole_front(&s, &code, front_lacks.is_empty(), gpu)?;
+    let got = octal_core::fnv::fnv1a64_values(&front);
+    if got != want {
+        return Err(ReplayError::Differs {
+            file: path.to_path_buf(),
+            n: front.len(),
+            got: hex(got),
+            want: hex(want),
+        });
+    }
+    let rare: Vec<(usize, u16)> = (0..front.len())
+        .filter(|&n| h.space.is_rare(n, front[n]))
+        .map(|n| (n, front[n]))
+        .collect();
+    let listed: Vec<(usize, u16)> = (s.table.entries().iter().copied())
+        .take_while(|e| e.0 < front.len())
+        .collect();
+    if rare != listed {
+        let first = rare.iter().zip(&listed).find(|(a, b)| a != b);
+        let heap = match first {
+            Some((a, b)) => a.0.min(b.0),
+            None => rare
+                .get(listed.len())
+                .or(listed.get(rare.len()))
+                .map_or(0, |e| e.0),
+        };
+        return Err(ReplayError::Table {
+            file: path.to_path_buf(),
+            heap,
+        });
+    }
+    s.front = front;
+    Ok((s, false))
 }
 
 #[cfg(test)]

@@ -82,6 +82,8 @@ impl CommandError {
             CommandError::Snapshot(e) | CommandError::Replay(ReplayError::File(e)) => {
                 e.is_bad_input()
             }
+            // A snapshot or checkpoint whose values are not the run's is a damaged input.
+            CommandError::Replay(ReplayError::Differs { .. } | ReplayError::Table { .. }) => true,
             CommandError::Survey(e) => e.is_bad_input(),
             CommandError::Codegen(e) => e.is_bad_request(),
             CommandError::Plot(PlotError::UnsupportedExtension { .. }) => true,

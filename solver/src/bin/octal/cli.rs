@@ -127,8 +127,11 @@ pub enum Command {
     /// result before it is published. Each recomputed heap costs O(n). A checkpoint holds the
     /// values of its front: its rare heaps there are recomputed, the ones past it are counted
     /// (the heaps a compact checkpoint leaves out are computed again first, on the GPU with
-    /// --gpu, and checked against its fingerprint). A value that differs is named with its heap
-    /// (exit 1); damage is named with the file and the chunk (exit 2).
+    /// --gpu, and checked against its fingerprint; where its tail would come back only by a
+    /// replay of every heap, the front alone, checked against the run's fnv1a64 at the power of
+    /// two that ends it and its rare heaps against the rare table: "tail_recomputed": false). A
+    /// value that differs is named with its heap (exit 1); damage is named with the file and the
+    /// chunk (exit 2).
     #[command(verbatim_doc_comment)]
     Check(CheckArgs),
     /// Print the summary of a run directory (--json: the fields of `solve --json` and `run`).
