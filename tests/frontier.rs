@@ -88,10 +88,20 @@ fn a_campaign_stopped_and_moved_goes_on_to_the_same_statistics() {
     );
     let later = report(&dir, "0.161")["n"].as_u64().unwrap();
     assert!(later > n, "went on from {n} to {later}");
-    // The folder without its run directories, elsewhere: the checkpoints carry the campaign.
+    // The folder without its run directories, elsewhere: the checkpoints carry the campaign,
+    // a run begun on a GPU (as its checkpoint says) on the host's cores.
     let moved = tmp("campaign-moved");
     let _ = std::fs::remove_dir_all(&moved);
     copy_folder(&dir, &moved);
+    let state = moved.join("0.161.state");
+    let bytes = std::fs::read(&state).unwrap();
+    let header = bytes.iter().position(|&b| b == b'\n').unwrap() + 1;
+    let line = header + bytes[header..].iter().position(|&b| b == b'\n').unwrap();
+    let json = String::from_utf8(bytes[header..line].to_vec()).unwrap();
+    assert!(json.contains("\"engine\":\"auto\""), "{json}");
+    let json = json.replace("\"engine\":\"auto\"", "\"engine\":\"gpu\"");
+    let rewritten = [&bytes[..header], json.as_bytes(), &bytes[line..]].concat();
+    std::fs::write(&state, rewritten).unwrap();
     let file = moved.join("c.toml");
     let on = octal(&["frontier", s(&file), "--devices", "0"]);
     assert!(
@@ -135,10 +145,16 @@ fn a_campaign_stopped_and_moved_goes_on_to_the_same_statistics() {
         (&p["period"], &p["preperiod"]),
         (&149459.into(), &105351.into())
     );
-    // Nothing is left to run; the table is made again byte for byte.
+    // Nothing is left to run, nor to check again though the checkpoint's file is newer than its
+    // check's (as a copy or a clone leaves them); the table is made again byte for byte.
     let table = std::fs::read(moved.join("FRONTIER.md")).unwrap();
+    let later = std::time::SystemTime::now() + Duration::from_secs(60);
+    let f = std::fs::File::options().append(true).open(&state).unwrap();
+    f.set_modified(later).unwrap();
     let again = octal(&["frontier", s(&file), "--devices", "0"]);
-    assert!(String::from_utf8_lossy(&again.stderr).contains("0.161 is done"));
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert!(stderr.contains("0.161 is done"), "{stderr}");
+    assert!(!stderr.contains("second check"), "{stderr}");
     let only = octal(&["frontier", s(&file), "--table"]);
     assert!(only.status.success());
     assert_eq!(std::fs::read(moved.join("FRONTIER.md")).unwrap(), table);

@@ -132,10 +132,14 @@ pub fn run(cfg: &FrontierConfig) -> Result<(), CommandError> {
     table(cfg)
 }
 
-/// Whether game `f`'s checkpoint is newer than its second check.
+/// Whether game `f` has a checkpoint whose second check is not of the heaps its last report
+/// reached (by the heaps each names, not by the files' times, which a copy or a clone changes).
 fn unchecked(f: &Files) -> bool {
-    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
-    modified(&f.state).is_some_and(|state| modified(&f.check).is_none_or(|c| c < state))
+    let heaps = |p: &Path| {
+        let text = std::fs::read_to_string(p).ok()?;
+        serde_json::from_str::<Value>(&text).ok()?["n"].as_u64()
+    };
+    f.state.exists() && heaps(&f.check) != heaps(&f.report)
 }
 
 /// Starts `octal check CODE.state --rare --json` for game `game` in `slot` (on its GPU where
@@ -389,6 +393,10 @@ fn spawn_run(
         args.map(String::from).to_vec()
     };
     args.extend(["--json", "-q", "--checkpoint-secs", "30"].map(String::from));
+    // A run begun on a GPU goes on on the host's cores where the campaign has no GPU.
+    if cfg.devices == 0 && args[0] == "resume" {
+        args.extend(["--engine", "auto"].map(String::from));
+    }
     if let Some(l) = left {
         let secs = run_time(l).as_secs_f64().max(0.5);
         args.extend(["--for".to_string(), format!("{secs:.1}s")]);
