@@ -226,7 +226,7 @@ fn check_checkpoint(cfg: &CheckConfig) -> Result<(), CommandError> {
             if whole {
                 "every fingerprint good"
             } else {
-                "its front's fingerprint and rare heaps the run's (its tail, which only a replay of every heap gives, not computed again)"
+                "its front's fingerprint and rare heaps good (its tail, which only a replay of every heap gives, not computed again)"
             },
             front.len(),
             r.rare,
