@@ -725,25 +725,34 @@ fn checked(f: &Files, n: u64) -> String {
     }
 }
 
-/// What is left of a game: whether it reached its target, and hours on one GPU to it and to a
-/// published range past it at the run's average rate so far (none where reached, or where the
-/// run has no rate).
+/// What is left of a game: whether it reached its target, and hours to it and to a published
+/// range past it at the run's average rate so far, on one GPU or on the cores its last run had
+/// (none where reached, or where the run has no rate).
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Plan {
     reached: bool,
     /// The game keeps every value (its rare values still come): its rate falls as it grows.
     slowing: bool,
+    /// The cores the rate is of, where its last run was on the host's cores, not on a GPU.
+    cores: Option<u64>,
     to_target: Option<f64>,
     to_published: Option<f64>,
 }
 
 impl Plan {
-    fn new(n: u64, rate: f64, target: usize, published: Option<f64>, slowing: bool) -> Plan {
+    fn new(
+        n: u64,
+        (rate, cores): (f64, Option<u64>),
+        target: usize,
+        published: Option<f64>,
+        slowing: bool,
+    ) -> Plan {
         let n = n as f64;
         let hours = |to: f64| (to > n && rate > 0.0).then(|| (to - n) / rate / 3600.0);
         Plan {
             reached: n >= target as f64,
             slowing,
+            cores,
             to_target: hours(target as f64),
             to_published: published.filter(|&p| p > target as f64).and_then(hours),
         }
@@ -753,10 +762,14 @@ impl Plan {
     fn text(&self) -> String {
         let least = if self.slowing { "at least " } else { "" };
         let time = |h: f64| {
-            if h < 48.0 {
-                format!("{least}{h:.1} GPU-hours")
+            let (t, unit) = if h < 48.0 {
+                (h, "hours")
             } else {
-                format!("{least}{:.1} GPU-days", h / 24.0)
+                (h / 24.0, "days")
+            };
+            match self.cores {
+                None => format!("{least}{t:.1} GPU-{unit}"),
+                Some(c) => format!("{least}{t:.1} {unit} on {c} cores"),
             }
         };
         let target = match self.to_target {
@@ -786,8 +799,8 @@ fn table(cfg: &FrontierConfig) -> Result<(), CommandError> {
          the front's values: where no rare heap lies past the front, the rare heaps (count, last) \
          are checked at octal's range; a largest value past the front is not. What is left is the \
          time to the campaign's target (and to a published range past it) at the run's average \
-         rate so far, on one GPU: a plan, not a measurement (a game whose rare values still come \
-         slows as it grows).{}\n\n\
+         rate so far, on one GPU (or on the host's cores, where its last run was there): a plan, \
+         not a measurement (a game whose rare values still come slows as it grows).{}\n\n\
          | game | published | by | octal | against the published | largest value (first heap) | rare heaps (last) | P-positions (last) | period | second check | left (at the rate so far) |\n\
          |---|---|---|---|---|---|---|---|---|---|---|\n",
         if histograms.is_empty() {
@@ -798,7 +811,7 @@ fn table(cfg: &FrontierConfig) -> Result<(), CommandError> {
         }
     );
     let mut csv = String::from(
-        "code,published_log2,published_by,octal_n,octal_log2,against_published,max_value,max_value_at,rare_count,last_rare,p_positions,last_p_position,period,second_check,target_log2,rate_per_second,hours_to_target,hours_to_published\n",
+        "code,published_log2,published_by,octal_n,octal_log2,against_published,max_value,max_value_at,rare_count,last_rare,p_positions,last_p_position,period,second_check,target_log2,rate_per_second,hours_to_target,hours_to_published,rate_on\n",
     );
     for g in &cfg.games {
         let code = g.code.to_string();
@@ -814,7 +827,7 @@ fn table(cfg: &FrontierConfig) -> Result<(), CommandError> {
             );
             let _ = writeln!(
                 csv,
-                "{code},{},{},,,,,,,,,,,,{:.2},,,",
+                "{code},{},{},,,,,,,,,,,,{:.2},,,,",
                 p.map_or("", |p| &p.n_log2),
                 by,
                 (g.target as f64).log2()
@@ -842,10 +855,11 @@ fn table(cfg: &FrontierConfig) -> Result<(), CommandError> {
         };
         let checked = checked(&Files::of(&cfg.dir, &g.code), n);
         let rate = r["values_per_second"].as_f64().unwrap_or(0.0);
+        let cores = (r["engine"] != "gpu").then(|| r["threads"].as_u64().unwrap_or(1));
         let published_n = p.and_then(|p| p.n_log2.trim_start_matches('~').parse::<f64>().ok());
         let plan = Plan::new(
             n,
-            rate,
+            (rate, cores),
             g.target,
             published_n.map(f64::exp2),
             g.keep.is_none(),
@@ -864,7 +878,7 @@ fn table(cfg: &FrontierConfig) -> Result<(), CommandError> {
         );
         let _ = writeln!(
             csv,
-            "{code},{},{},{n},{:.4},\"{vs}\",{},{},{},{},{},{},\"{period}\",\"{checked}\",{:.2},{rate:.0},{},{}",
+            "{code},{},{},{n},{:.4},\"{vs}\",{},{},{},{},{},{},\"{period}\",\"{checked}\",{:.2},{rate:.0},{},{},{}",
             p.map_or("", |p| &p.n_log2),
             by,
             (n.max(1) as f64).log2(),
@@ -877,6 +891,7 @@ fn table(cfg: &FrontierConfig) -> Result<(), CommandError> {
             (g.target as f64).log2(),
             plan.to_target.map_or(String::new(), |h| format!("{h:.2}")),
             plan.to_published.map_or(String::new(), |h| format!("{h:.2}")),
+            cores.map_or("gpu".to_string(), |c| format!("{c} cores")),
         );
     }
     for (name, text) in [("FRONTIER.md", md), ("frontier.csv", csv)] {
@@ -897,20 +912,28 @@ mod tests {
     #[test]
     fn a_plan_is_the_time_left_at_the_rate_so_far() {
         // 3.6e9 heaps at 1e6 a second: one hour.
-        let p = Plan::new(400_000_000, 1e6, 4_000_000_000, None, false);
+        let p = Plan::new(400_000_000, (1e6, None), 4_000_000_000, None, false);
         assert_eq!(p.to_target, Some(1.0));
         assert_eq!(p.text(), "1.0 GPU-hours to the target");
-        let slowing = Plan::new(400_000_000, 1e6, 4_000_000_000, None, true);
+        let slowing = Plan::new(400_000_000, (1e6, None), 4_000_000_000, None, true);
         assert_eq!(slowing.text(), "at least 1.0 GPU-hours to the target");
-        let p = Plan::new(0, 1e6, 3_600_000_000, Some(3.6e9 * 49.0), false);
+        let p = Plan::new(0, (1e6, None), 3_600_000_000, Some(3.6e9 * 49.0), false);
         assert_eq!(p.to_published, Some(49.0));
         assert_eq!(
             p.text(),
             "1.0 GPU-hours to the target; 2.0 GPU-days to the published range"
         );
-        let done = Plan::new(1 << 32, 1e6, 1 << 32, Some(2f64.powi(30)), false);
+        let done = Plan::new(1 << 32, (1e6, None), 1 << 32, Some(2f64.powi(30)), false);
         assert_eq!((done.to_target, done.to_published), (None, None));
         assert_eq!(done.text(), "target reached");
-        assert_eq!(Plan::new(5, 0.0, 10, None, false).text(), "no rate yet");
+        assert_eq!(
+            Plan::new(5, (0.0, None), 10, None, false).text(),
+            "no rate yet"
+        );
+        let on_cores = Plan::new(0, (1e6, Some(2)), 3_600_000_000, Some(3.6e9 * 49.0), false);
+        assert_eq!(
+            on_cores.text(),
+            "1.0 hours on 2 cores to the target; 2.0 days on 2 cores to the published range"
+        );
     }
 }

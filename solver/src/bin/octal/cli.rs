@@ -225,8 +225,8 @@ pub enum Command {
     /// frontier.csv compare each game with its published range (published.tsv in the folder:
     /// code, n_log2, by, rare_count, last_rare, max_value, max_value_at) and with published
     /// histograms at powers of two (histograms.tsv: code, n, value:count pairs over the heaps
-    /// 1..n), and give the GPU time left to its target at the run's rate so far; --table makes
-    /// only them.
+    /// 1..n), and give the time left to its target at the run's rate so far (on a GPU, or on
+    /// the host's cores); --table makes only them.
     #[command(verbatim_doc_comment)]
     Frontier(FrontierArgs),
     /// Measure the engines against the classic rare-value algorithm in one run.
