@@ -87,10 +87,15 @@ impl Files {
     }
 }
 
+/// The JSON in file `path`, if it is there and reads as JSON.
+fn read_json(path: &Path) -> Option<Value> {
+    let text = std::fs::read_to_string(path).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
 /// A game's last report, if any.
 fn last_report(files: &Files) -> Option<Value> {
-    let text = std::fs::read_to_string(&files.report).ok()?;
-    serde_json::from_str(&text).ok()
+    read_json(&files.report)
 }
 
 /// Whether a game is done: its target reached or a period proved.
@@ -132,14 +137,11 @@ pub fn run(cfg: &FrontierConfig) -> Result<(), CommandError> {
     table(cfg)
 }
 
-/// Whether game `f` has a checkpoint whose second check is not of the heaps its last report
+/// Whether game `f` has a checkpoint whose second check is not of the heaps its last `report`
 /// reached (by the heaps each names, not by the files' times, which a copy or a clone changes).
-fn unchecked(f: &Files) -> bool {
-    let heaps = |p: &Path| {
-        let text = std::fs::read_to_string(p).ok()?;
-        serde_json::from_str::<Value>(&text).ok()?["n"].as_u64()
-    };
-    f.state.exists() && heaps(&f.check) != heaps(&f.report)
+fn unchecked(f: &Files, report: Option<&Value>) -> bool {
+    let checked = read_json(&f.check).and_then(|c| c["n"].as_u64());
+    f.state.exists() && checked != report.and_then(|r| r["n"].as_u64())
 }
 
 /// Starts `octal check CODE.state --rare --json` for game `game` in `slot` (on its GPU where
@@ -207,12 +209,13 @@ fn campaign(cfg: &FrontierConfig) -> Result<(), CommandError> {
     let (mut queue, mut checks) = (VecDeque::new(), VecDeque::new());
     for (i, g) in cfg.games.iter().enumerate() {
         let f = Files::of(&cfg.dir, &g.code);
-        if done(g, last_report(&f).as_ref()) {
+        let report = last_report(&f);
+        if done(g, report.as_ref()) {
             eprintln!(
                 "octal frontier: {} is done (target or period reached)",
                 g.code
             );
-            if unchecked(&f) {
+            if unchecked(&f, report.as_ref()) {
                 checks.push_back(i);
             }
         } else {
@@ -282,7 +285,7 @@ fn campaign(cfg: &FrontierConfig) -> Result<(), CommandError> {
                 (Phase::Running, true) => {
                     finished(cfg, r.game, &out);
                     // Its new checkpoint is checked in the same slot, in the time its run left.
-                    *place = if unchecked(&f) && !over {
+                    *place = if !over && unchecked(&f, last_report(&f).as_ref()) {
                         Some(second_check(cfg, r.game, slot)?)
                     } else {
                         None
@@ -393,10 +396,6 @@ fn spawn_run(
         args.map(String::from).to_vec()
     };
     args.extend(["--json", "-q", "--checkpoint-secs", "30"].map(String::from));
-    // A run begun on a GPU goes on on the host's cores where the campaign has no GPU.
-    if cfg.devices == 0 && args[0] == "resume" {
-        args.extend(["--engine", "auto"].map(String::from));
-    }
     if let Some(l) = left {
         let secs = run_time(l).as_secs_f64().max(0.5);
         args.extend(["--for".to_string(), format!("{secs:.1}s")]);
@@ -425,8 +424,8 @@ fn spawn_run(
     )
 }
 
-/// Starts `octal` with `args` in `slot` (on its GPU, with --gpu, where the campaign has GPUs),
-/// its stdout to `stdout`, for `game` in `phase`; `path` names what it works on in errors.
+/// Starts `octal` with `args` in `slot` (on its GPU, with --gpu, where the campaign has GPUs;
+/// a resumed run on the host's cores otherwise), its stdout to `stdout`, for `game` in `phase`; `path` names what it works on in errors.
 fn spawn(
     cfg: &FrontierConfig,
     slot: usize,
@@ -437,6 +436,9 @@ fn spawn(
 ) -> Result<Running, CommandError> {
     if cfg.devices > 0 {
         args.push("--gpu".into());
+    } else if args[0] == "resume" {
+        // A run begun on a GPU goes on on the host's cores where the campaign has no GPU.
+        args.extend(["--engine", "auto"].map(String::from));
     }
     let device = (cfg.devices > 0).then_some(slot);
     let child = octal(&args, device)?
@@ -700,10 +702,7 @@ fn histograms_text(compared: &Result<Vec<u32>, String>) -> Option<String> {
 
 /// What the second check of a game's checkpoint found, if it is of the report's `n` heaps.
 fn checked(f: &Files, n: u64) -> String {
-    let Some(j) = std::fs::read_to_string(&f.check)
-        .ok()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-    else {
+    let Some(j) = read_json(&f.check) else {
         return "not checked".into();
     };
     let c = &j["check"];
